@@ -1,0 +1,12 @@
+//! # sudokit
+//!
+//! Sudoku-family puzzles of every box shape: parsing ([`parse`]), the grid model
+//! ([`grid`]), solving and counting ([`solver`]), and batch analysis
+//! ([`analyze`]). The `sudokit` command-line tool and the solving service are
+//! thin layers over this crate: nothing here prints, nothing there solves.
+
+pub mod analyze;
+pub mod grid;
+pub mod parse;
+pub mod slide;
+pub mod solver;

@@ -1,0 +1,1 @@
+//! Sliding puzzles (being written: see issue 4).

@@ -1,0 +1,1 @@
+//! The 9×9 engine (being written: see issue 3).
