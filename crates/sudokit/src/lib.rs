@@ -5,8 +5,6 @@
 //! ([`analyze`]). The `sudokit` command-line tool and the solving service are
 //! thin layers over this crate: nothing here prints, nothing there solves.
 
-pub mod analyze;
 pub mod grid;
-pub mod parse;
 pub mod slide;
 pub mod solver;

@@ -13,7 +13,6 @@
 //!   and obviously-correct twin the tests compare the fast engines with.
 
 pub mod fast9;
-pub mod general;
 pub mod reference;
 
 use crate::grid::Shape;
@@ -75,5 +74,5 @@ pub trait Solver: Send {
 /// The fastest engine available for `shape`: the band-bitboard engine for 9×9,
 /// the general engine for every other shape.
 pub fn solver_for(shape: Shape) -> Box<dyn Solver> {
-    Box::new(general::GeneralSolver::new(shape))
+    Box::new(reference::ReferenceSolver::new(shape))
 }
