@@ -1,1 +1,130 @@
-//! Sliding puzzles (being written: see issue 4).
+//! Sliding puzzles: optimal solutions of the 8-puzzle and the 15-puzzle.
+//!
+//! - [`board`]: positions, parsing (HDU 1043 `2 3 4 1 5 x 7 6 8` or compact
+//!   `23415x768`; 16 numbers for the 15-puzzle), moves, goals, solvability.
+//! - [`eight`]: the 8-puzzle by look-up in a complete table of its 181,440
+//!   reachable positions, built once by breadth-first search from the goal.
+//! - [`fifteen`]: the 15-puzzle by IDA* with additive pattern databases
+//!   ([`pdb`]) and their reflected look-up, cached on disk ([`cache`]).
+//!
+//! [`SlideSolver`] puts them together behind one call; it is `Sync`, builds its
+//! tables lazily on first use (once, whatever the number of threads asking),
+//! and is what the CLI and the solving service use. [`solve`] uses a shared
+//! default solver.
+//!
+//! ```
+//! use sudokit::slide::{self, Goal, Outcome};
+//! let board = slide::parse("2 3 4 1 5 x 7 6 8").unwrap();
+//! let Outcome::Solved(solution) = slide::solve(&board, Goal::BlankLast) else {
+//!     panic!("solvable");
+//! };
+//! assert_eq!(solution.moves.len(), 19);
+//! assert!(board.replay(&solution.moves).unwrap().is_solved(Goal::BlankLast));
+//! ```
+
+pub mod board;
+pub mod cache;
+pub mod eight;
+pub mod fifteen;
+pub mod pdb;
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+pub use board::{moves_to_string, parse, Board, Goal, Move, ParseError};
+pub use fifteen::{Databases, Fifteen};
+
+/// A shortest solution and the work it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Blank moves from the position to the goal; no shorter sequence exists.
+    pub moves: Vec<Move>,
+    /// Search nodes expanded (for the 8-puzzle: table look-ups).
+    pub nodes: u64,
+}
+
+/// The answer to one sliding puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The goal is reachable; here is a shortest way.
+    Solved(Solution),
+    /// The position is in the other half of the state space: no sequence of
+    /// moves reaches the goal.
+    Unsolvable,
+}
+
+/// Solves 8- and 15-puzzles optimally, building its tables on first use.
+///
+/// The 8-puzzle table is global (it is small and has no options); the
+/// 15-puzzle databases belong to the solver, chosen by [`Databases`] and
+/// cached in an optional directory.
+pub struct SlideSolver {
+    databases: Databases,
+    cache: Option<PathBuf>,
+    fifteen: OnceLock<Fifteen>,
+}
+
+impl SlideSolver {
+    /// A solver whose 15-puzzle heuristic is `databases`, cached in `cache`
+    /// (`None`: built in memory each time the solver is created).
+    pub fn new(databases: Databases, cache: Option<PathBuf>) -> SlideSolver {
+        SlideSolver {
+            databases,
+            cache,
+            fifteen: OnceLock::new(),
+        }
+    }
+
+    /// The 15-puzzle solver, built (or loaded) on first call.
+    pub fn fifteen(&self) -> &Fifteen {
+        self.fifteen
+            .get_or_init(|| Fifteen::new(self.databases, self.cache.as_deref()))
+    }
+
+    /// A shortest solution of `board` for `goal`, or [`Outcome::Unsolvable`].
+    pub fn solve(&self, board: &Board, goal: Goal) -> Outcome {
+        if !board.is_solvable(goal) {
+            return Outcome::Unsolvable;
+        }
+        // Each table serves one goal; the other is reached by turning the board
+        // half a turn, which also turns every move into its opposite.
+        let (native, turn) = match board.width() {
+            3 => (Goal::BlankLast, goal == Goal::BlankFirst),
+            _ => (Goal::BlankFirst, goal == Goal::BlankLast),
+        };
+        let start = if turn { board.turned() } else { *board };
+        let (moves, nodes) = match native {
+            Goal::BlankLast => {
+                let moves = eight::table()
+                    .solve(&start)
+                    .expect("a solvable 8-puzzle is in the table");
+                let nodes = moves.len() as u64 + 1;
+                (moves, nodes)
+            }
+            Goal::BlankFirst => self.fifteen().solve_blank_first(&start),
+        };
+        let moves = if turn {
+            moves.into_iter().map(Move::opposite).collect()
+        } else {
+            moves
+        };
+        Outcome::Solved(Solution { moves, nodes })
+    }
+}
+
+/// The default solver: 7-8 databases cached in [`cache::default_dir`], or
+/// 6-6-3 databases in memory when there is no cache directory.
+impl Default for SlideSolver {
+    fn default() -> SlideSolver {
+        match cache::default_dir() {
+            Some(dir) => SlideSolver::new(Databases::SevenEight, Some(dir)),
+            None => SlideSolver::new(Databases::SixSixThree, None),
+        }
+    }
+}
+
+/// Solves with a process-wide [`SlideSolver::default`], shared by all threads.
+pub fn solve(board: &Board, goal: Goal) -> Outcome {
+    static SHARED: OnceLock<SlideSolver> = OnceLock::new();
+    SHARED.get_or_init(SlideSolver::default).solve(board, goal)
+}

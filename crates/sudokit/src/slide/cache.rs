@@ -1,0 +1,126 @@
+//! Pattern databases cached on disk, so the large ones are built only once.
+//!
+//! One file per pattern, `pdb15-<tiles>.bin` (e.g. `pdb15-1-2-3-4-5-6-7.bin`):
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 8 | magic `SKPDB15\x01` (format version in the last byte) |
+//! | 1 + k | pattern size k, then the k tiles |
+//! | 8 | table length, little-endian |
+//! | 8 | checksum of the table, little-endian (see [`checksum`]) |
+//! | … | the table |
+//!
+//! A file that is missing, truncated, for another pattern or whose checksum
+//! does not match is rebuilt and replaced. Files are written under a temporary
+//! name and renamed into place, so a reader never sees half a file, even when
+//! several processes build the same database at once.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::pdb::PatternDb;
+
+/// File magic; the last byte is the format version.
+const MAGIC: &[u8; 8] = b"SKPDB15\x01";
+
+/// Where pattern databases are cached by default: `$SUDOKIT_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/sudokit`, else `$HOME/.cache/sudokit`; `None` when none of
+/// these is set (the databases are then built in memory only).
+pub fn default_dir() -> Option<PathBuf> {
+    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    var("SUDOKIT_CACHE_DIR")
+        .map(PathBuf::from)
+        .or_else(|| var("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("sudokit")))
+        .or_else(|| var("HOME").map(|d| PathBuf::from(d).join(".cache").join("sudokit")))
+}
+
+/// The cache file of a pattern inside `dir`.
+pub fn file_for(dir: &Path, tiles: &[u8]) -> PathBuf {
+    let name: Vec<String> = tiles.iter().map(u8::to_string).collect();
+    dir.join(format!("pdb15-{}.bin", name.join("-")))
+}
+
+/// A 64-bit checksum of `data`: FxHash-style mixing of little-endian words,
+/// then the length. Every step is a bijection of the running state for a
+/// fixed input word, so any change confined to one word always changes the
+/// result; it guards against corruption, not against tampering.
+pub fn checksum(data: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+    let mut words = data.chunks_exact(8);
+    let mut h = words
+        .by_ref()
+        .fold(0, |h, w| mix(h, u64::from_le_bytes(w.try_into().expect("8 bytes"))));
+    let mut tail = [0u8; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    h = mix(h, u64::from_le_bytes(tail));
+    mix(h, data.len() as u64)
+}
+
+/// Reads the database of `tiles` from `path`, or says why it cannot be used.
+pub fn load(path: &Path, tiles: &[u8]) -> Result<PatternDb, String> {
+    let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bad = |why: &str| format!("{}: {why}", path.display());
+    let header_len = MAGIC.len() + 1 + tiles.len() + 16;
+    if bytes.len() < header_len || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(bad("not a sudokit pattern database"));
+    }
+    let mut rest = &bytes[MAGIC.len()..];
+    if rest[0] as usize != tiles.len() || &rest[1..=tiles.len()] != tiles {
+        return Err(bad("built for another pattern"));
+    }
+    rest = &rest[1 + tiles.len()..];
+    let word = |b: &[u8]| u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
+    let (length, sum) = (word(rest), word(&rest[8..]));
+    let table = &rest[16..];
+    if table.len() as u64 != length {
+        return Err(bad("truncated"));
+    }
+    if checksum(table) != sum {
+        return Err(bad("checksum mismatch"));
+    }
+    PatternDb::from_table(tiles, table.to_vec()).ok_or_else(|| bad("wrong table size"))
+}
+
+/// Writes `db` to `path` atomically (temporary file, then rename), creating
+/// the directory if needed.
+pub fn save(path: &Path, db: &PatternDb) -> io::Result<()> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    let temporary = path.with_extension(format!("tmp{}", std::process::id()));
+    let write = || -> io::Result<()> {
+        let mut file = io::BufWriter::new(fs::File::create(&temporary)?);
+        file.write_all(MAGIC)?;
+        file.write_all(&[db.tiles().len() as u8])?;
+        file.write_all(db.tiles())?;
+        file.write_all(&(db.table().len() as u64).to_le_bytes())?;
+        file.write_all(&checksum(db.table()).to_le_bytes())?;
+        file.write_all(db.table())?;
+        file.into_inner().map_err(|e| e.into_error())?.sync_all()
+    };
+    let result = write().and_then(|()| fs::rename(&temporary, path));
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checksum_sees_every_byte_and_the_length() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let base = checksum(&data);
+        for i in [0, 1, 7, 8, 500, 999] {
+            let mut changed = data.clone();
+            changed[i] ^= 0x10;
+            assert_ne!(checksum(&changed), base, "byte {i}");
+        }
+        assert_ne!(checksum(&data[..999]), base);
+        assert_ne!(checksum(&[0]), checksum(&[0, 0]));
+    }
+}

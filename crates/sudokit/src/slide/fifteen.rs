@@ -1,0 +1,439 @@
+//! The 15-puzzle, solved optimally by IDA* (iterative-deepening A*).
+//!
+//! The heuristic is the sum of additive pattern databases ([`super::pdb`]),
+//! looked up twice: on the position itself and on its reflection about the main
+//! diagonal. Reflection maps the blank-first goal to itself and a tile `t` to
+//! the tile whose goal cell is `t` transposed, so the same databases give a
+//! second admissible estimate and the search uses the larger of the two
+//! (Korf & Felner's "reflected lookup"). Manhattan distance plus linear
+//! conflict remains as the database-free fallback ([`Databases::Manhattan`]).
+//!
+//! Both estimates are updated incrementally: a move changes one tile, so only
+//! the database holding that tile (and, reflected, the one holding its mirror)
+//! is looked up again.
+//!
+//! Search works on the blank-first goal; the blank-last goal is answered
+//! through [`Board::turned`].
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::board::{Board, Move};
+use super::cache;
+use super::pdb::{PatternDb, MAX_TILES};
+
+/// Cells of the 15-puzzle.
+const CELLS: usize = 16;
+
+/// The heuristic a [`Fifteen`] solver searches with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Databases {
+    /// No databases: Manhattan distance plus linear conflict. Nothing to build,
+    /// but hard instances take minutes.
+    Manhattan,
+    /// Tiles {1,2,3}, {4,5,8,9,12,13}, {6,7,10,11,14,15}: about 11 MB, built
+    /// in a second or two.
+    SixSixThree,
+    /// Tiles {1…7} and {8…15}: about 580 MB and a long build, so cached on
+    /// disk; the strongest, and the default when a cache directory exists.
+    #[default]
+    SevenEight,
+}
+
+impl Databases {
+    /// The disjoint tile groups of this partition (blank-first goal).
+    pub fn patterns(self) -> &'static [&'static [u8]] {
+        match self {
+            Databases::Manhattan => &[],
+            Databases::SixSixThree => &[&[1, 2, 3], &[4, 5, 8, 9, 12, 13], &[6, 7, 10, 11, 14, 15]],
+            Databases::SevenEight => &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
+        }
+    }
+
+    /// The short name used on the command line: `manhattan`, `6-6-3`, `7-8`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Databases::Manhattan => "manhattan",
+            Databases::SixSixThree => "6-6-3",
+            Databases::SevenEight => "7-8",
+        }
+    }
+}
+
+/// Where one pattern database of a [`Fifteen`] solver came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Read from the cache file, checksum verified.
+    Loaded,
+    /// Built in memory, no cache directory given.
+    Built,
+    /// Built and written to the cache; `replaced` says why an existing file
+    /// was not used (corrupt, truncated, …), `None` if there was none.
+    Saved {
+        /// Why the file already there was rejected.
+        replaced: Option<String>,
+    },
+    /// Built, but the cache could not be written (the solver works anyway).
+    Unsaved {
+        /// The I/O error.
+        error: String,
+    },
+}
+
+/// How one database of a solver was obtained, for `--stats` and tests.
+#[derive(Clone, Debug)]
+pub struct DbReport {
+    /// The pattern's tiles.
+    pub tiles: Vec<u8>,
+    /// Loaded or built, and whether the cache was written.
+    pub origin: Origin,
+    /// Time to load or build (and save) it.
+    pub elapsed: Duration,
+}
+
+/// An optimal 15-puzzle solver: its databases, shared read-only by any number
+/// of threads.
+pub struct Fifteen {
+    databases: Databases,
+    dbs: Vec<PatternDb>,
+    /// For each tile, its database and its slot in that database's pattern.
+    group: [(u8, u8); CELLS],
+    reports: Vec<DbReport>,
+}
+
+impl Fifteen {
+    /// A solver using `databases`, loading each from `cache` (a directory) when
+    /// a valid file is there, else building it and trying to save it there.
+    /// With `cache` = `None` everything is built in memory. Cache problems are
+    /// never fatal; [`Fifteen::reports`] says what happened.
+    pub fn new(databases: Databases, cache: Option<&Path>) -> Fifteen {
+        let mut dbs = Vec::new();
+        let mut reports = Vec::new();
+        let mut group = [(0, 0); CELLS];
+        for (g, tiles) in databases.patterns().iter().enumerate() {
+            let started = Instant::now();
+            let (db, origin) = obtain(tiles, cache);
+            for (slot, &tile) in tiles.iter().enumerate() {
+                group[tile as usize] = (g as u8, slot as u8);
+            }
+            dbs.push(db);
+            reports.push(DbReport {
+                tiles: tiles.to_vec(),
+                origin,
+                elapsed: started.elapsed(),
+            });
+        }
+        Fifteen {
+            databases,
+            dbs,
+            group,
+            reports,
+        }
+    }
+
+    /// The heuristic this solver uses.
+    pub fn databases(&self) -> Databases {
+        self.databases
+    }
+
+    /// How each database was obtained.
+    pub fn reports(&self) -> &[DbReport] {
+        &self.reports
+    }
+
+    /// A shortest solution to the blank-first goal from `board` (a 4×4 board
+    /// whose goal is reachable), and the number of nodes expanded.
+    pub(crate) fn solve_blank_first(&self, board: &Board) -> (Vec<Move>, u64) {
+        let search = Search::new(board);
+        if self.dbs.is_empty() {
+            let mut estimate = Manhattan::new(&search.cells);
+            search.run(&mut estimate)
+        } else {
+            let mut estimate = Reflected::new(self, &search.cells);
+            search.run(&mut estimate)
+        }
+    }
+}
+
+/// Loads the database of `tiles` from the cache, or builds (and caches) it.
+fn obtain(tiles: &[u8], cache: Option<&Path>) -> (PatternDb, Origin) {
+    let Some(dir) = cache else {
+        return (PatternDb::build(tiles), Origin::Built);
+    };
+    let path = cache::file_for(dir, tiles);
+    let replaced = match cache::load(&path, tiles) {
+        Ok(db) => return (db, Origin::Loaded),
+        Err(_) if !path.exists() => None,
+        Err(why) => Some(why),
+    };
+    let db = PatternDb::build(tiles);
+    let origin = match cache::save(&path, &db) {
+        Ok(()) => Origin::Saved { replaced },
+        Err(e) => Origin::Unsaved {
+            error: format!("{}: {e}", path.display()),
+        },
+    };
+    (db, origin)
+}
+
+/// An admissible estimate of the moves left, kept up to date move by move.
+trait Estimate {
+    /// The current estimate.
+    fn value(&self) -> u32;
+    /// `tile` has slid from cell `from` to cell `to`.
+    fn slide(&mut self, tile: u8, from: u8, to: u8);
+}
+
+/// The cell mirrored about the main diagonal.
+const fn transpose(cell: u8) -> u8 {
+    (cell % 4) * 4 + cell / 4
+}
+
+/// The pattern-database estimate, direct and reflected.
+struct Reflected<'a> {
+    solver: &'a Fifteen,
+    /// Per database, the cells of its tiles (direct position).
+    direct: [[u8; MAX_TILES]; 3],
+    /// Per database, the cells of its tiles in the reflected position.
+    mirror: [[u8; MAX_TILES]; 3],
+    /// Per database, its current value (direct, then reflected).
+    values: [[u32; 3]; 2],
+}
+
+impl<'a> Reflected<'a> {
+    fn new(solver: &'a Fifteen, cells: &[u8; CELLS]) -> Self {
+        let mut estimate = Reflected {
+            solver,
+            direct: [[0; MAX_TILES]; 3],
+            mirror: [[0; MAX_TILES]; 3],
+            values: [[0; 3]; 2],
+        };
+        for (cell, &tile) in cells.iter().enumerate().filter(|&(_, &t)| t != 0) {
+            let (g, slot) = solver.group[tile as usize];
+            estimate.direct[g as usize][slot as usize] = cell as u8;
+            let (g, slot) = solver.group[transpose(tile) as usize];
+            estimate.mirror[g as usize][slot as usize] = transpose(cell as u8);
+        }
+        for (g, db) in solver.dbs.iter().enumerate() {
+            let k = db.tiles().len();
+            estimate.values[0][g] = db.lookup(&estimate.direct[g][..k]).into();
+            estimate.values[1][g] = db.lookup(&estimate.mirror[g][..k]).into();
+        }
+        estimate
+    }
+}
+
+impl Estimate for Reflected<'_> {
+    #[inline]
+    fn value(&self) -> u32 {
+        let direct: u32 = self.values[0].iter().sum();
+        let mirror: u32 = self.values[1].iter().sum();
+        direct.max(mirror)
+    }
+
+    #[inline]
+    fn slide(&mut self, tile: u8, _from: u8, to: u8) {
+        let (g, slot) = self.solver.group[tile as usize];
+        let (g, slot) = (g as usize, slot as usize);
+        let db = &self.solver.dbs[g];
+        self.direct[g][slot] = to;
+        self.values[0][g] = db.lookup(&self.direct[g][..db.tiles().len()]).into();
+        let (g, slot) = self.solver.group[transpose(tile) as usize];
+        let (g, slot) = (g as usize, slot as usize);
+        let db = &self.solver.dbs[g];
+        self.mirror[g][slot] = transpose(to);
+        self.values[1][g] = db.lookup(&self.mirror[g][..db.tiles().len()]).into();
+    }
+}
+
+/// Manhattan distance plus linear conflict (the fallback heuristic).
+struct Manhattan {
+    cells: [u8; CELLS],
+    distance: u32,
+}
+
+impl Manhattan {
+    fn new(cells: &[u8; CELLS]) -> Self {
+        let distance = (0..CELLS as u8)
+            .filter(|&c| cells[c as usize] != 0)
+            .map(|c| taxicab(c, cells[c as usize]))
+            .sum();
+        Manhattan {
+            cells: *cells,
+            distance,
+        }
+    }
+
+    /// Two moves for every tile that must leave its goal row or column to let
+    /// another tile of that line pass: twice the line length minus its longest
+    /// run of tiles already in goal order, summed over rows and columns.
+    fn linear_conflict(&self) -> u32 {
+        let mut extra = 0;
+        for line in 0..4u8 {
+            let row = (0..4).map(|i| line * 4 + i);
+            let column = (0..4).map(|i| i * 4 + line);
+            let in_row = row
+                .map(|c| self.cells[c as usize])
+                .filter(|&t| t != 0 && t / 4 == line)
+                .map(|t| t % 4);
+            let in_column = column
+                .map(|c| self.cells[c as usize])
+                .filter(|&t| t != 0 && t % 4 == line)
+                .map(|t| t / 4);
+            extra += out_of_order(in_row) + out_of_order(in_column);
+        }
+        2 * extra
+    }
+}
+
+/// Items to remove from a short sequence so that the rest increases
+/// (its length minus its longest increasing subsequence).
+fn out_of_order(goals: impl Iterator<Item = u8>) -> u32 {
+    let mut items = [0u8; 4];
+    let mut longest_ending = [0u32; 4];
+    let mut n = 0;
+    for goal in goals {
+        items[n] = goal;
+        longest_ending[n] = 1 + (0..n)
+            .filter(|&j| items[j] < goal)
+            .map(|j| longest_ending[j])
+            .max()
+            .unwrap_or(0);
+        n += 1;
+    }
+    n as u32 - longest_ending[..n].iter().copied().max().unwrap_or(0)
+}
+
+/// Moves a tile needs on an empty board to reach its goal cell (tile = cell).
+fn taxicab(cell: u8, tile: u8) -> u32 {
+    ((cell / 4).abs_diff(tile / 4) + (cell % 4).abs_diff(tile % 4)).into()
+}
+
+impl Estimate for Manhattan {
+    fn value(&self) -> u32 {
+        self.distance + self.linear_conflict()
+    }
+
+    fn slide(&mut self, tile: u8, from: u8, to: u8) {
+        self.distance = self.distance + taxicab(to, tile) - taxicab(from, tile);
+        self.cells.swap(from as usize, to as usize);
+    }
+}
+
+/// The state of one IDA* search.
+struct Search {
+    /// Tile on each cell.
+    cells: [u8; CELLS],
+    /// Moves from the start to the current node.
+    path: Vec<Move>,
+    /// Nodes expanded so far, over all iterations.
+    nodes: u64,
+}
+
+/// Where the blank goes from each cell with each move (`u8::MAX`: off the board).
+const TARGETS: [[u8; 4]; CELLS] = {
+    let mut table = [[u8::MAX; 4]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let (row, col) = (cell / 4, cell % 4);
+        if row > 0 {
+            table[cell][0] = (cell - 4) as u8;
+        }
+        if row < 3 {
+            table[cell][1] = (cell + 4) as u8;
+        }
+        if col > 0 {
+            table[cell][2] = (cell - 1) as u8;
+        }
+        if col < 3 {
+            table[cell][3] = (cell + 1) as u8;
+        }
+        cell += 1;
+    }
+    table
+};
+
+impl Search {
+    fn new(board: &Board) -> Search {
+        let mut cells = [0; CELLS];
+        cells.copy_from_slice(board.tiles());
+        Search {
+            cells,
+            path: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    /// Deepens the cost bound until a solution is found.
+    fn run<E: Estimate>(mut self, estimate: &mut E) -> (Vec<Move>, u64) {
+        let blank = self.cells.iter().position(|&t| t == 0).expect("a blank") as u8;
+        let mut bound = estimate.value();
+        loop {
+            match self.dfs(estimate, blank, 0, bound, None) {
+                Ok(()) => return (self.path, self.nodes),
+                Err(next) => bound = next,
+            }
+        }
+    }
+
+    /// Depth-first search below `bound`: `Ok` with the solution in `path`, or
+    /// the smallest cost bound that would go further.
+    fn dfs<E: Estimate>(
+        &mut self,
+        estimate: &mut E,
+        blank: u8,
+        cost: u32,
+        bound: u32,
+        last: Option<Move>,
+    ) -> Result<(), u32> {
+        let h = estimate.value();
+        if cost + h > bound {
+            return Err(cost + h);
+        }
+        if h == 0 {
+            return Ok(());
+        }
+        self.nodes += 1;
+        let mut next = u32::MAX;
+        for (i, step) in Move::ALL.into_iter().enumerate() {
+            let to = TARGETS[blank as usize][i];
+            if to == u8::MAX || last == Some(step.opposite()) {
+                continue;
+            }
+            let tile = self.cells[to as usize];
+            self.cells.swap(blank as usize, to as usize);
+            estimate.slide(tile, to, blank);
+            self.path.push(step);
+            match self.dfs(estimate, to, cost + 1, bound, Some(step)) {
+                Ok(()) => return Ok(()),
+                Err(f) => next = next.min(f),
+            }
+            self.path.pop();
+            estimate.slide(tile, blank, to);
+            self.cells.swap(blank as usize, to as usize);
+        }
+        Err(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose_is_an_involution_fixing_the_diagonal() {
+        for cell in 0..16 {
+            assert_eq!(transpose(transpose(cell)), cell);
+        }
+        assert_eq!(transpose(5), 5);
+        assert_eq!(transpose(1), 4);
+    }
+
+    #[test]
+    fn linear_conflict_counts_reversed_pairs() {
+        assert_eq!(out_of_order([0, 1, 2, 3].into_iter()), 0);
+        assert_eq!(out_of_order([1, 0].into_iter()), 1);
+        assert_eq!(out_of_order([3, 2, 1, 0].into_iter()), 3);
+        assert_eq!(out_of_order(std::iter::empty()), 0);
+    }
+}
