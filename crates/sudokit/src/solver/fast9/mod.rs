@@ -1,1 +1,469 @@
-//! The 9×9 engine (being written: see issue 3).
+//! [`Fast9Solver`]: the 9×9 engine, built on band bitboards.
+//!
+//! # How it works
+//!
+//! The board is kept as candidate sets, one 27-bit mask per digit per band
+//! (a band is three rows). Propagation reasons about a digit inside a band or
+//! a stack (three columns) as a whole: the digit occupies one cell per row
+//! and per box of the band, so its placement there is one of six
+//! permutations "row `r` uses box `σ(r)`". Looking up the row×box occupancy
+//! matrix in a table removes every mini-row no permutation uses; that single
+//! step covers hidden singles in boxes and both kinds of locked candidates
+//! (pointing and claiming) along rows. The same step on the band×column
+//! occupancy of a stack covers them along columns, and a row left with one
+//! cell is a hidden single in a row. Naked singles and empty cells come from
+//! a bit-sliced count of all nine digit masks at once.
+//!
+//! When nothing more follows, the engine branches like tdoku does: on the
+//! digit-in-band (or digit-in-stack) with the fewest remaining permutations,
+//! preferably two, trying each permutation in turn. One such guess fixes a
+//! digit's three mini-rows (or mini-columns) at once, so hard puzzles take
+//! far fewer guesses than branching on cells. The search is a loop over an
+//! explicit stack of saved boards allocated once per solver.
+//!
+//! # Bit layout and invariants
+//!
+//! - `cand[d][b]` (`d` = digit − 1, `b` = band 0..3): bit `9·r + c` is set
+//!   when digit `d + 1` is still possible in row `3·b + r`, column `c`. Lane 3
+//!   of every `[u32; 4]` is always zero, so a digit's three bands load as one
+//!   128-bit vector.
+//! - `unsolved[b]`: bit `9·r + c` is set until the cell is *placed*: a digit's
+//!   row in the band was left with that single cell, at which point the cell
+//!   was removed from every other digit. A placed cell never regains a
+//!   candidate and its digit never loses it without the band update reporting
+//!   a contradiction, so `unsolved == 0` at a propagation fixpoint is a
+//!   complete, valid solution.
+//! - `prev[d][b]` (in the search, not in the saved board) is the value
+//!   `cand[d][b]` had when its band update last ran; a difference marks the
+//!   band as needing another update. Saved boards are fixpoints, so restoring
+//!   one sets `prev` to its candidates.
+//! - Masks only ever shrink within a branch: every step is `&=`.
+
+mod kernel;
+mod tables;
+
+use super::{Outcome, Solver};
+use crate::grid::Shape;
+use kernel::Counts;
+use tables::{columns, ALLOWED, BAND, BAND_KEEP, PEERS, PERMS, PERM_ROWS, SHRINK, VALID};
+
+/// Candidate masks of a position; see the module docs for the layout.
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+struct Board {
+    cand: [[u32; 4]; 9],
+    unsolved: [u32; 4],
+}
+
+/// What a guess decides: the permutation of `digit` in a band or in a stack.
+#[derive(Clone, Copy)]
+enum Branch {
+    /// Which box each row of band `band` uses for `digit`.
+    Band { digit: u8, band: u8 },
+    /// Which column each band uses for `digit` inside stack `stack`.
+    Stack { digit: u8, stack: u8 },
+}
+
+/// A saved board and the permutations (bit `p` = `PERMS[p]`) not yet tried.
+#[derive(Clone, Copy)]
+struct Frame {
+    board: Board,
+    branch: Branch,
+    untried: u32,
+}
+
+/// The fast 9×9 engine: band bitboards, permutation-table propagation along
+/// rows and columns, and branching on a digit's placement within a band.
+///
+/// It chooses at construction between an x86-64 path compiled for AVX2/BMI2
+/// (used when the CPU has them) and a portable path; both give identical
+/// results, and `SUDOKIT_FORCE_SCALAR=1` in the environment (or
+/// [`Fast9Solver::scalar`]) selects the portable one.
+#[derive(Clone)]
+pub struct Fast9Solver {
+    simd: bool,
+    stack: Vec<Frame>,
+    prev: [[u32; 4]; 9],
+    limit: u64,
+    outcome: Outcome,
+    first: Option<[u8; 81]>,
+}
+
+impl Default for Fast9Solver {
+    fn default() -> Self {
+        Fast9Solver::new()
+    }
+}
+
+impl Fast9Solver {
+    /// A solver using the fastest code path this CPU supports, unless the
+    /// environment variable `SUDOKIT_FORCE_SCALAR` is set to `1`.
+    pub fn new() -> Fast9Solver {
+        let forced = std::env::var_os("SUDOKIT_FORCE_SCALAR").is_some_and(|v| v == "1");
+        Fast9Solver::with_simd(!forced && simd_available())
+    }
+
+    /// A solver that always takes the portable (non-SIMD) code path.
+    pub fn scalar() -> Fast9Solver {
+        Fast9Solver::with_simd(false)
+    }
+
+    /// Whether this solver runs the x86-64 SIMD code path.
+    pub fn uses_simd(&self) -> bool {
+        self.simd
+    }
+
+    fn with_simd(simd: bool) -> Fast9Solver {
+        Fast9Solver {
+            simd,
+            // Every guess fixes one of the 54 digit-in-band/stack placements
+            // for good, so the depth never exceeds 54.
+            stack: Vec::with_capacity(64),
+            prev: [[0; 4]; 9],
+            limit: 1,
+            outcome: Outcome::default(),
+            first: None,
+        }
+    }
+
+    /// Runs the search from `board`, compiled for AVX2/BMI2 when `simd`.
+    fn run(&mut self, board: Board) {
+        #[cfg(target_arch = "x86_64")]
+        if self.simd {
+            // SAFETY: `simd` is only true when `simd_available()` said so.
+            unsafe { self.run_x86(board) };
+            return;
+        }
+        self.search::<false>(board);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn run_x86(&mut self, board: Board) {
+        self.search::<true>(board);
+    }
+
+    /// Depth-first search over an explicit stack; counts solutions into
+    /// `self.outcome` and keeps the first in `self.first`.
+    #[inline(always)]
+    fn search<const SIMD: bool>(&mut self, mut board: Board) {
+        self.stack.clear();
+        // Lanes 0..3 differ from any mask: every band starts out dirty.
+        self.prev = [[u32::MAX, u32::MAX, u32::MAX, 0]; 9];
+        loop {
+            if self.settle::<SIMD>(&mut board) {
+                self.outcome.solutions += 1;
+                if self.first.is_none() {
+                    self.first = Some(grid_of(&board));
+                }
+                if self.outcome.solutions >= self.limit {
+                    return;
+                }
+            }
+            // Backtrack to the most recent untried alternative.
+            let Some(top) = self.stack.last_mut() else {
+                return;
+            };
+            let p = top.untried.trailing_zeros();
+            top.untried &= top.untried - 1;
+            board = top.board;
+            let branch = top.branch;
+            if top.untried == 0 {
+                self.stack.pop();
+            }
+            self.prev = board.cand;
+            apply(&mut board, branch, p);
+        }
+    }
+
+    /// Propagates, places singles and guesses until `board` is solved (true)
+    /// or contradictory (false). Guesses push frames onto the stack.
+    #[inline(always)]
+    fn settle<const SIMD: bool>(&mut self, board: &mut Board) -> bool {
+        loop {
+            if !propagate::<SIMD>(board, &mut self.prev) {
+                return false;
+            }
+            let u = board.unsolved;
+            if u[0] | u[1] | u[2] == 0 {
+                return true;
+            }
+            let Counts { one, two, .. } = kernel::counts::<SIMD>(&board.cand);
+            let mut singles = [0u32; 3];
+            for b in 0..3 {
+                if u[b] & !one[b] != 0 {
+                    return false;
+                }
+                singles[b] = u[b] & !two[b];
+            }
+            if singles[0] | singles[1] | singles[2] != 0 {
+                place_singles(board, singles);
+                continue;
+            }
+            let (branch, untried) = choose(board);
+            // A fixpoint with every placement fixed is solved, so some
+            // placement has two or more permutations left.
+            debug_assert!(untried != 0);
+            if untried == 0 {
+                return false;
+            }
+            self.outcome.guesses += 1;
+            let p = untried.trailing_zeros();
+            self.stack.push(Frame {
+                board: *board,
+                branch,
+                untried: untried & (untried - 1),
+            });
+            apply(board, branch, p);
+        }
+    }
+}
+
+impl Solver for Fast9Solver {
+    fn shape(&self) -> Shape {
+        Shape::new(3, 3).expect("3×3 boxes are a valid shape")
+    }
+
+    fn solve(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
+        assert_eq!(givens.len(), 81, "a 9×9 puzzle has 81 cells");
+        self.limit = limit.max(1);
+        self.outcome = Outcome::default();
+        self.first = None;
+        let mut board = Board {
+            cand: [[BAND, BAND, BAND, 0]; 9],
+            unsolved: [BAND, BAND, BAND, 0],
+        };
+        for (cell, &v) in givens.iter().enumerate() {
+            if v != 0 {
+                let (b, i) = (cell / 27, cell % 27);
+                let bit = 1 << i;
+                let d = usize::from(v - 1);
+                // A given clashing with an earlier one finds its own digit
+                // already gone: the cell is left empty and the search fails.
+                let kept = board.cand[d][b] & bit;
+                for row in board.cand.iter_mut() {
+                    row[b] &= !bit;
+                }
+                board.cand[d][b] |= kept;
+                eliminate_peers(&mut board, d, b, i);
+            }
+        }
+        self.run(board);
+        if let (Some(out), Some(first)) = (solution, self.first) {
+            out.copy_from_slice(&first);
+        }
+        self.outcome
+    }
+}
+
+/// Whether the runtime CPU has every feature the SIMD path is compiled for.
+fn simd_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("lzcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Removes digit `d` from the row, box and column peers of cell `i` in band
+/// `b` (the cell itself keeps whatever it has).
+#[inline(always)]
+fn eliminate_peers(board: &mut Board, d: usize, b: usize, i: usize) {
+    let row = &mut board.cand[d];
+    row[b] &= !PEERS[i];
+    let col = !columns(1 << (i % 9));
+    row[(b + 1) % 3] &= col;
+    row[(b + 2) % 3] &= col;
+}
+
+/// Places every naked single: each cell of `singles` gets its only digit.
+#[inline(always)]
+fn place_singles(board: &mut Board, singles: [u32; 3]) {
+    for (b, &s) in singles.iter().enumerate() {
+        if s == 0 {
+            continue;
+        }
+        for d in 0..9 {
+            let mut mine = board.cand[d][b] & s;
+            while mine != 0 {
+                let i = mine.trailing_zeros() as usize;
+                mine &= mine - 1;
+                eliminate_peers(board, d, b, i);
+            }
+        }
+    }
+}
+
+/// Restricts the board to permutation `p` of `branch`.
+#[inline(always)]
+fn apply(board: &mut Board, branch: Branch, p: u32) {
+    let perm = PERMS[p as usize];
+    match branch {
+        Branch::Band { digit, band } => {
+            board.cand[usize::from(digit)][usize::from(band)] &= PERM_ROWS[p as usize];
+        }
+        Branch::Stack { digit, stack } => {
+            let row = &mut board.cand[usize::from(digit)];
+            let s = 3 * u32::from(stack);
+            let others = !columns(7 << s);
+            for b in 0..3 {
+                row[b] &= others | columns(1 << (s + perm[b]));
+            }
+        }
+    }
+}
+
+/// The row×box occupancy matrix of a band mask.
+#[inline(always)]
+fn band_matrix(a: u32) -> usize {
+    (SHRINK[(a & 0x1FF) as usize] | SHRINK[((a >> 9) & 0x1FF) as usize] << 3 | SHRINK[(a >> 18) as usize] << 6)
+        as usize
+}
+
+/// The columns (9 bits) a band mask still uses.
+#[inline(always)]
+fn band_columns(a: u32) -> u32 {
+    (a | a >> 9 | a >> 18) & 0x1FF
+}
+
+/// The band×column occupancy matrix of stack `s` from three column sets.
+#[inline(always)]
+fn stack_matrix(cols: [u32; 3], s: u32) -> usize {
+    let s = 3 * s;
+    (((cols[0] >> s) & 7) | ((cols[1] >> s) & 7) << 3 | ((cols[2] >> s) & 7) << 6) as usize
+}
+
+/// Runs band and stack updates until no mask changes; false on a
+/// contradiction.
+#[inline(always)]
+fn propagate<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> bool {
+    loop {
+        let dirty = kernel::changed::<SIMD>(&board.cand, prev);
+        if dirty == 0 {
+            return true;
+        }
+        for d in 0..9 {
+            let mut bands = (dirty >> (3 * d)) & 7;
+            while bands != 0 {
+                while bands != 0 {
+                    let b = bands.trailing_zeros() as usize;
+                    bands &= bands - 1;
+                    if !band_update(board, prev, d, b) {
+                        return false;
+                    }
+                }
+                match stack_update(board, d) {
+                    Some(changed) => bands = changed,
+                    None => return false,
+                }
+            }
+        }
+    }
+}
+
+/// The row logic of digit `d` in band `b`: keep the mini-rows some
+/// permutation uses, then place the cells left alone in their row.
+#[inline(always)]
+fn band_update(board: &mut Board, prev: &mut [[u32; 4]; 9], d: usize, b: usize) -> bool {
+    let a = board.cand[d][b];
+    let a = a & BAND_KEEP[band_matrix(a)];
+    if a == 0 {
+        return false;
+    }
+    prev[d][b] = a;
+    board.cand[d][b] = a;
+    // Each row is non-empty now; keep the rows holding exactly one cell.
+    let lone = |x: u32| if x & (x - 1) == 0 { x } else { 0 };
+    let single = lone(a & 0x1FF) | lone((a >> 9) & 0x1FF) << 9 | lone(a >> 18) << 18;
+    let placed = single & board.unsolved[b];
+    if placed != 0 {
+        board.unsolved[b] &= !placed;
+        for row in board.cand.iter_mut() {
+            row[b] &= !placed;
+        }
+        board.cand[d][b] = a;
+    }
+    true
+}
+
+/// The column logic of digit `d` in all three stacks; returns the bands whose
+/// mask shrank, or `None` on a contradiction.
+#[inline(always)]
+fn stack_update(board: &mut Board, d: usize) -> Option<u32> {
+    let row = &mut board.cand[d];
+    let cols = [band_columns(row[0]), band_columns(row[1]), band_columns(row[2])];
+    let mut keep = [0u32; 3];
+    for s in 0..3 {
+        let allowed = u32::from(ALLOWED[stack_matrix(cols, s)]);
+        if allowed == 0 {
+            return None;
+        }
+        for (b, k) in keep.iter_mut().enumerate() {
+            *k |= ((allowed >> (3 * b)) & 7) << (3 * s);
+        }
+    }
+    let mut changed = 0;
+    for b in 0..3 {
+        let next = row[b] & columns(keep[b]);
+        changed |= u32::from(next != row[b]) << b;
+        row[b] = next;
+    }
+    Some(changed)
+}
+
+/// The digit-in-band or digit-in-stack with the fewest permutations left
+/// (at least two), and those permutations as a bit set.
+#[inline(always)]
+fn choose(board: &Board) -> (Branch, u32) {
+    let mut best = (Branch::Band { digit: 0, band: 0 }, 0u32);
+    let mut best_n = u32::MAX;
+    for d in 0..9 {
+        let row = &board.cand[d];
+        for b in 0..3 {
+            let v = u32::from(VALID[band_matrix(row[b])]);
+            let n = v.count_ones();
+            if n >= 2 && n < best_n {
+                best = (Branch::Band { digit: d as u8, band: b as u8 }, v);
+                best_n = n;
+                if n == 2 {
+                    return best;
+                }
+            }
+        }
+        let cols = [band_columns(row[0]), band_columns(row[1]), band_columns(row[2])];
+        for s in 0..3 {
+            let v = u32::from(VALID[stack_matrix(cols, s)]);
+            let n = v.count_ones();
+            if n >= 2 && n < best_n {
+                best = (Branch::Stack { digit: d as u8, stack: s as u8 }, v);
+                best_n = n;
+                if n == 2 {
+                    return best;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The digits of a solved board, row-major.
+fn grid_of(board: &Board) -> [u8; 81] {
+    let mut grid = [0u8; 81];
+    for (d, row) in board.cand.iter().enumerate() {
+        for b in 0..3 {
+            let mut m = row[b];
+            while m != 0 {
+                grid[27 * b + m.trailing_zeros() as usize] = d as u8 + 1;
+                m &= m - 1;
+            }
+        }
+    }
+    grid
+}

@@ -1,0 +1,151 @@
+//! 9×9 engine benchmark: puzzles per second, counting solutions up to 2 (the
+//! uniqueness check), on the standard sets in `../shared/data/9x9` next to the
+//! workspace (or the directory named by `SUDOKIT_DATA9`).
+//!
+//! For each set it prints one row: the rate of `Fast9Solver` on its SIMD path
+//! and on its portable path, of `GeneralSolver`, and of the `sudoku` crate,
+//! with `Fast9Solver`'s guesses per puzzle and tdoku's published rate on this
+//! machine for comparison. Before timing, it checks that every engine gives
+//! every puzzle the same status (none, unique, multiple) and that every
+//! solution `Fast9Solver` returns solves its puzzle.
+//!
+//! `cargo bench -p sudokit --bench solvers9 [-- NAME...]` runs the sets whose
+//! file name contains one of the NAMEs (all sets without arguments).
+//! `SOLVERS9_SECONDS` sets the minimum timing per engine and set (default 1).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use sudokit::grid::{Puzzle, Shape};
+use sudokit::solver::fast9::Fast9Solver;
+use sudokit::solver::general::GeneralSolver;
+use sudokit::solver::{Solver, Status};
+
+/// The sets, with tdoku's and the `sudoku` crate's measured rate (puzzles/s,
+/// count up to 2, one core of this machine) as reference figures.
+const SETS: [(&str, f64); 5] = [
+    ("puzzles2_17_clue.txt", 281e3),
+    ("puzzles3_magictour_top1465.txt", 106e3),
+    ("puzzles5_forum_hardest_1905_11+.txt", 18.6e3),
+    ("puzzles6_forum_hardest_1106.txt", 11.9e3),
+    ("puzzles7_serg_benchmark.txt", 422e3),
+];
+
+fn data_dir() -> PathBuf {
+    match std::env::var_os("SUDOKIT_DATA9") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/9x9"),
+    }
+}
+
+fn parse(text: &str) -> Vec<[u8; 81]> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut cells = [0u8; 81];
+            for (c, ch) in cells.iter_mut().zip(l.bytes()) {
+                *c = if ch.is_ascii_digit() { ch - b'0' } else { 0 };
+            }
+            cells
+        })
+        .collect()
+}
+
+/// Runs `count` over all puzzles repeatedly for at least `min`; returns
+/// puzzles per second and the sum of what `count` returned over one pass.
+fn rate(puzzles: &[[u8; 81]], min: Duration, mut count: impl FnMut(&[u8; 81]) -> u64) -> (f64, u64) {
+    let mut passes = 0u64;
+    let mut total = 0u64;
+    let start = Instant::now();
+    loop {
+        let mut sum = 0u64;
+        for p in puzzles {
+            sum += count(std::hint::black_box(p));
+        }
+        total = total.max(sum);
+        passes += 1;
+        if start.elapsed() >= min {
+            break;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    ((passes as usize * puzzles.len()) as f64 / secs, total)
+}
+
+fn status_of_sudoku_crate(p: &[u8; 81]) -> Status {
+    match sudoku::Sudoku::from_bytes(*p) {
+        Ok(s) => Status::from_count(s.solutions_count_up_to(2) as u64),
+        Err(_) => Status::None,
+    }
+}
+
+fn main() {
+    let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let min = Duration::from_secs_f64(
+        std::env::var("SOLVERS9_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(1.0),
+    );
+    let dir = data_dir();
+    if !dir.is_dir() {
+        println!(
+            "solvers9: data directory {} is absent; set SUDOKIT_DATA9 to the 9x9 sets. Nothing measured.",
+            dir.display()
+        );
+        return;
+    }
+    let shape = Shape::new(3, 3).unwrap();
+    let mut simd = Fast9Solver::new();
+    let mut scalar = Fast9Solver::scalar();
+    let mut general = GeneralSolver::new(shape);
+    println!(
+        "Fast9Solver SIMD path available: {} (rates in puzzles/s, count up to 2, one thread)",
+        simd.uses_simd()
+    );
+    println!(
+        "{:<38} {:>7} {:>11} {:>11} {:>11} {:>11} {:>11} {:>9}",
+        "set", "puzzles", "fast9 simd", "fast9 scal", "general", "sudoku 0.8", "tdoku ref", "guesses"
+    );
+    for (name, tdoku) in SETS {
+        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        let path = dir.join(name);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            println!("{name:<38} absent ({})", path.display());
+            continue;
+        };
+        let puzzles = parse(&text);
+
+        // Agreement: every engine, every puzzle, same status; solutions valid.
+        let mut solution = [0u8; 81];
+        for (i, p) in puzzles.iter().enumerate() {
+            let a = simd.status(p, Some(&mut solution));
+            if a != Status::None {
+                let puzzle = Puzzle::new(shape, p.to_vec()).unwrap();
+                let solved = Puzzle::new(shape, solution.to_vec()).unwrap();
+                assert!(puzzle.is_solved_by(&solved), "{name} #{i}: bad solution");
+            }
+            assert_eq!(a, scalar.status(p, None), "{name} #{i}: scalar path disagrees");
+            assert_eq!(a, general.status(p, None), "{name} #{i}: GeneralSolver disagrees");
+            assert_eq!(a, status_of_sudoku_crate(p), "{name} #{i}: sudoku crate disagrees");
+        }
+
+        let (r_simd, guesses) = rate(&puzzles, min, |p| simd.solve(p, 2, None).guesses);
+        let (r_scalar, _) = rate(&puzzles, min, |p| scalar.solve(p, 2, None).guesses);
+        let (r_general, _) = rate(&puzzles, min, |p| general.solve(p, 2, None).solutions);
+        let (r_crate, _) = rate(&puzzles, min, |p| {
+            sudoku::Sudoku::from_bytes(*p).map_or(0, |s| s.solutions_count_up_to(2) as u64)
+        });
+        println!(
+            "{:<38} {:>7} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>9.2}",
+            name.trim_end_matches(".txt"),
+            puzzles.len(),
+            r_simd,
+            r_scalar,
+            r_general,
+            r_crate,
+            tdoku,
+            guesses as f64 / puzzles.len() as f64
+        );
+    }
+}

@@ -1,0 +1,97 @@
+//! The two whole-board scans of the engine, in a portable form and an x86
+//! SIMD form. Both see the board as nine 128-bit rows (one per digit, lanes
+//! 0..3 = bands, lane 3 always zero), so the SIMD form handles a digit per
+//! instruction where the portable one loops over bands.
+//!
+//! `SIMD = true` is only instantiated on x86-64, inside the search compiled
+//! with `#[target_feature]` after runtime detection (see `Fast9Solver::new`).
+
+/// Per band: the cells with at least one, at least two and at least three
+/// candidate digits.
+#[derive(Clone, Copy)]
+pub(super) struct Counts {
+    pub one: [u32; 4],
+    pub two: [u32; 4],
+    pub three: [u32; 4],
+}
+
+/// Bit `3·d + b` set when `cand[d][b]` differs from `prev[d][b]`.
+#[inline(always)]
+pub(super) fn changed<const SIMD: bool>(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 9]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if SIMD {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        return unsafe { x86::changed(cand, prev) };
+    }
+    let mut dirty = 0;
+    for d in 0..9 {
+        for b in 0..3 {
+            dirty |= u32::from(cand[d][b] != prev[d][b]) << (3 * d + b);
+        }
+    }
+    dirty
+}
+
+/// Bit-sliced candidate counts of every cell (saturating at three).
+#[inline(always)]
+pub(super) fn counts<const SIMD: bool>(cand: &[[u32; 4]; 9]) -> Counts {
+    #[cfg(target_arch = "x86_64")]
+    if SIMD {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        return unsafe { x86::counts(cand) };
+    }
+    let mut c = Counts {
+        one: [0; 4],
+        two: [0; 4],
+        three: [0; 4],
+    };
+    for row in cand {
+        for b in 0..3 {
+            let x = row[b];
+            c.three[b] |= c.two[b] & x;
+            c.two[b] |= c.one[b] & x;
+            c.one[b] |= x;
+        }
+    }
+    c
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::Counts;
+    use std::arch::x86_64::*;
+
+    #[inline(always)]
+    pub(super) unsafe fn changed(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 9]) -> u32 {
+        let mut dirty = 0;
+        for d in 0..9 {
+            let c = _mm_loadu_si128(cand[d].as_ptr().cast());
+            let p = _mm_loadu_si128(prev[d].as_ptr().cast());
+            let same = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(c, p))) as u32;
+            dirty |= (!same & 7) << (3 * d);
+        }
+        dirty
+    }
+
+    #[inline(always)]
+    pub(super) unsafe fn counts(cand: &[[u32; 4]; 9]) -> Counts {
+        let mut one = _mm_setzero_si128();
+        let mut two = _mm_setzero_si128();
+        let mut three = _mm_setzero_si128();
+        for row in cand {
+            let x = _mm_loadu_si128(row.as_ptr().cast());
+            three = _mm_or_si128(three, _mm_and_si128(two, x));
+            two = _mm_or_si128(two, _mm_and_si128(one, x));
+            one = _mm_or_si128(one, x);
+        }
+        let mut c = Counts {
+            one: [0; 4],
+            two: [0; 4],
+            three: [0; 4],
+        };
+        _mm_storeu_si128(c.one.as_mut_ptr().cast(), one);
+        _mm_storeu_si128(c.two.as_mut_ptr().cast(), two);
+        _mm_storeu_si128(c.three.as_mut_ptr().cast(), three);
+        c
+    }
+}
