@@ -18,6 +18,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use rayon::prelude::*;
+
 use super::board::{Board, Move};
 use super::cache;
 use super::pdb::{PatternDb, MAX_TILES};
@@ -80,6 +82,20 @@ pub enum Origin {
     },
 }
 
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Loaded => write!(f, "loaded from cache"),
+            Origin::Built => write!(f, "built in memory"),
+            Origin::Saved { replaced: None } => write!(f, "built and cached"),
+            Origin::Saved {
+                replaced: Some(why),
+            } => write!(f, "built and cached, replacing {why}"),
+            Origin::Unsaved { error } => write!(f, "built, not cached: {error}"),
+        }
+    }
+}
+
 /// How one database of a solver was obtained, for `--stats` and tests.
 #[derive(Clone, Debug)]
 pub struct DbReport {
@@ -107,21 +123,26 @@ impl Fifteen {
     /// With `cache` = `None` everything is built in memory. Cache problems are
     /// never fatal; [`Fifteen::reports`] says what happened.
     pub fn new(databases: Databases, cache: Option<&Path>) -> Fifteen {
-        let mut dbs = Vec::new();
-        let mut reports = Vec::new();
+        // The databases are independent: build (or load) them side by side.
+        let (dbs, reports): (Vec<PatternDb>, Vec<DbReport>) = databases
+            .patterns()
+            .par_iter()
+            .map(|tiles| {
+                let started = Instant::now();
+                let (db, origin) = obtain(tiles, cache);
+                let report = DbReport {
+                    tiles: tiles.to_vec(),
+                    origin,
+                    elapsed: started.elapsed(),
+                };
+                (db, report)
+            })
+            .unzip();
         let mut group = [(0, 0); CELLS];
         for (g, tiles) in databases.patterns().iter().enumerate() {
-            let started = Instant::now();
-            let (db, origin) = obtain(tiles, cache);
             for (slot, &tile) in tiles.iter().enumerate() {
                 group[tile as usize] = (g as u8, slot as u8);
             }
-            dbs.push(db);
-            reports.push(DbReport {
-                tiles: tiles.to_vec(),
-                origin,
-                elapsed: started.elapsed(),
-            });
         }
         Fifteen {
             databases,

@@ -81,6 +81,11 @@ impl SlideSolver {
             .get_or_init(|| Fifteen::new(self.databases, self.cache.as_deref()))
     }
 
+    /// The 15-puzzle solver if it has been built already (nothing is built).
+    pub fn built_fifteen(&self) -> Option<&Fifteen> {
+        self.fifteen.get()
+    }
+
     /// A shortest solution of `board` for `goal`, or [`Outcome::Unsolvable`].
     pub fn solve(&self, board: &Board, goal: Goal) -> Outcome {
         if !board.is_solvable(goal) {

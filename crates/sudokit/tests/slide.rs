@@ -1,0 +1,243 @@
+//! Sliding puzzles: the library against facts about the puzzles and against
+//! plain, obviously-correct searches.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use sudokit::slide::fifteen::Origin;
+use sudokit::slide::{self, cache, eight, parse, Board, Databases, Fifteen, Goal, Move, Outcome, SlideSolver};
+
+/// Plain breadth-first search from a goal over boards of side `width`:
+/// the distance of every reachable position.
+fn plain_bfs(width: usize, goal: Goal) -> HashMap<Board, u8> {
+    let start = Board::solved(width, goal);
+    let mut distance = HashMap::from([(start, 0u8)]);
+    let mut queue = VecDeque::from([start]);
+    while let Some(board) = queue.pop_front() {
+        let d = distance[&board];
+        for next in Move::ALL.iter().filter_map(|&m| board.apply(m)) {
+            distance.entry(next).or_insert_with(|| {
+                queue.push_back(next);
+                d + 1
+            });
+        }
+    }
+    distance
+}
+
+/// The shortest solution of `board`, or a panic naming the board.
+fn solution(solver: &SlideSolver, board: &Board, goal: Goal) -> slide::Solution {
+    match solver.solve(board, goal) {
+        Outcome::Solved(solution) => solution,
+        Outcome::Unsolvable => panic!("{board} reported unsolvable"),
+    }
+}
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+
+    /// A uniformly random arrangement of `0..width²` (either parity).
+    fn board(&mut self, width: usize) -> Board {
+        let mut tiles: Vec<u8> = (0..(width * width) as u8).collect();
+        for i in (1..tiles.len()).rev() {
+            tiles.swap(i, self.below(i + 1));
+        }
+        Board::from_tiles(&tiles).unwrap()
+    }
+
+    /// The goal scrambled by `steps` random moves.
+    fn scramble(&mut self, width: usize, goal: Goal, steps: usize) -> Board {
+        let mut board = Board::solved(width, goal);
+        for _ in 0..steps {
+            let options: Vec<Board> = Move::ALL.iter().filter_map(|&m| board.apply(m)).collect();
+            board = options[self.below(options.len())];
+        }
+        board
+    }
+}
+
+/// 6-6-3 databases built in memory, shared by the tests of this file.
+fn solver663() -> &'static SlideSolver {
+    static SOLVER: OnceLock<SlideSolver> = OnceLock::new();
+    SOLVER.get_or_init(|| SlideSolver::new(Databases::SixSixThree, None))
+}
+
+#[test]
+fn eight_puzzle_table_matches_plain_bfs_everywhere() {
+    let bfs = plain_bfs(3, Goal::BlankLast);
+    assert_eq!(bfs.len(), 181_440);
+    let table = eight::table();
+    let mut count = 0;
+    for (board, distance) in table.positions() {
+        count += 1;
+        assert_eq!(bfs.get(&board), Some(&distance), "{board}");
+        let moves = table.solve(&board).unwrap();
+        assert_eq!(moves.len(), distance as usize);
+        assert!(board.replay(&moves).unwrap().is_solved(Goal::BlankLast), "{board}");
+    }
+    assert_eq!(count, 181_440);
+}
+
+#[test]
+fn eight_puzzle_hardest_positions_need_31_moves() {
+    let table = eight::table();
+    let longest = table.positions().map(|(_, d)| d).max().unwrap();
+    assert_eq!(longest, 31);
+    let mut hardest: Vec<String> = table
+        .positions()
+        .filter(|&(_, d)| d == longest)
+        .map(|(b, _)| b.tiles().iter().map(u8::to_string).collect())
+        .collect();
+    hardest.sort();
+    assert_eq!(hardest, ["647850321", "867254301"]);
+}
+
+#[test]
+fn hdu_1043_sample_takes_19_moves() {
+    let board = parse("2  3  4  1  5  x  7  6  8").unwrap();
+    let Outcome::Solved(solution) = slide::solve(&board, Goal::BlankLast) else {
+        panic!("the sample is solvable");
+    };
+    assert_eq!(solution.moves.len(), 19);
+    assert!(board.replay(&solution.moves).unwrap().is_solved(Goal::BlankLast));
+}
+
+#[test]
+fn random_eight_puzzles_for_both_goals() {
+    let mut rng = Rng(0x5eed_8);
+    for goal in [Goal::BlankLast, Goal::BlankFirst] {
+        let bfs = plain_bfs(3, goal);
+        for _ in 0..2000 {
+            let board = rng.board(3);
+            match (slide::solve(&board, goal), bfs.get(&board)) {
+                (Outcome::Solved(s), Some(&d)) => {
+                    assert_eq!(s.moves.len(), d as usize, "{board}");
+                    assert!(board.replay(&s.moves).unwrap().is_solved(goal), "{board}");
+                }
+                (Outcome::Unsolvable, None) => assert!(!board.is_solvable(goal)),
+                (outcome, d) => panic!("{board} {goal:?}: {outcome:?} but BFS says {d:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn solved_boards_need_no_moves() {
+    for (width, goal) in [(3, Goal::BlankLast), (3, Goal::BlankFirst), (4, Goal::BlankFirst)] {
+        let board = Board::solved(width, goal);
+        assert_eq!(solution(solver663(), &board, goal).moves, []);
+    }
+}
+
+/// Korf's instances (1985) with their published optimal lengths, the easiest
+/// of the 100 (blank-first goal).
+const KORF_EASY: [(u32, usize, &str); 5] = [
+    (55, 41, "13 8 14 3 9 1 0 7 15 5 4 10 12 2 6 11"),
+    (79, 42, "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15"),
+    (42, 42, "4 5 7 2 9 14 12 13 0 3 6 11 8 1 15 10"),
+    (16, 42, "1 3 2 5 10 9 15 6 8 14 13 11 12 4 7 0"),
+    (12, 45, "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15"),
+];
+
+#[test]
+fn korf_easy_instances_are_solved_optimally() {
+    for (id, optimal, tiles) in KORF_EASY {
+        let board = parse(tiles).unwrap();
+        let s = solution(solver663(), &board, Goal::BlankFirst);
+        assert_eq!(s.moves.len(), optimal, "Korf #{id}");
+        assert!(board.replay(&s.moves).unwrap().is_solved(Goal::BlankFirst), "Korf #{id}");
+        assert!(s.nodes > 0);
+    }
+}
+
+#[test]
+fn pattern_databases_agree_with_manhattan_search() {
+    let manhattan = SlideSolver::new(Databases::Manhattan, None);
+    let mut rng = Rng(0x15);
+    for round in 0..40 {
+        let goal = if round % 2 == 0 { Goal::BlankFirst } else { Goal::BlankLast };
+        let board = rng.scramble(4, goal, 40);
+        let fast = solution(solver663(), &board, goal);
+        let slow = solution(&manhattan, &board, goal);
+        assert_eq!(fast.moves.len(), slow.moves.len(), "{board}");
+        assert!(board.replay(&fast.moves).unwrap().is_solved(goal), "{board}");
+        assert!(fast.nodes <= slow.nodes, "{board}");
+    }
+}
+
+#[test]
+fn unsolvable_fifteen_puzzles_are_reported() {
+    let swapped = parse("0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15").unwrap();
+    assert_eq!(solver663().solve(&swapped, Goal::BlankFirst), Outcome::Unsolvable);
+    // The two goals lie in different halves of the 15-puzzle's state space.
+    let korf_goal = Board::solved(4, Goal::BlankFirst);
+    assert_eq!(solver663().solve(&korf_goal, Goal::BlankLast), Outcome::Unsolvable);
+}
+
+#[test]
+fn solving_from_many_threads_at_once() {
+    let mut rng = Rng(7);
+    let boards: Vec<Board> = (0..8).map(|_| rng.scramble(4, Goal::BlankLast, 30)).collect();
+    let solver = solver663();
+    std::thread::scope(|scope| {
+        for board in &boards {
+            scope.spawn(move || {
+                let s = solution(solver, board, Goal::BlankLast);
+                assert!(board.replay(&s.moves).unwrap().is_solved(Goal::BlankLast));
+                let eight = parse("23415x768").unwrap();
+                assert!(matches!(slide::solve(&eight, Goal::BlankLast), Outcome::Solved(_)));
+            });
+        }
+    });
+}
+
+/// A fresh directory under the system's temporary directory.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sudokit-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn database_cache_is_written_reused_and_rebuilt_when_corrupt() {
+    let dir = temp_dir("pdb-cache");
+    let origins = |f: &Fifteen| f.reports().iter().map(|r| r.origin.clone()).collect::<Vec<_>>();
+
+    let first = Fifteen::new(Databases::SixSixThree, Some(&dir));
+    assert!(origins(&first).iter().all(|o| *o == Origin::Saved { replaced: None }));
+    let second = Fifteen::new(Databases::SixSixThree, Some(&dir));
+    assert!(origins(&second).iter().all(|o| *o == Origin::Loaded));
+
+    let small = cache::file_for(&dir, &[1, 2, 3]);
+    let mut bytes = std::fs::read(&small).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&small, &bytes).unwrap();
+    let third = Fifteen::new(Databases::SixSixThree, Some(&dir));
+    match &third.reports()[0].origin {
+        Origin::Saved { replaced: Some(why) } => assert!(why.contains("checksum"), "{why}"),
+        other => panic!("corrupt file not rebuilt: {other:?}"),
+    }
+    assert_eq!(third.reports()[1].origin, Origin::Loaded);
+
+    bytes.truncate(middle);
+    std::fs::write(&small, &bytes).unwrap();
+    let fourth = Fifteen::new(Databases::SixSixThree, Some(&dir));
+    assert!(matches!(&fourth.reports()[0].origin, Origin::Saved { replaced: Some(_) }));
+
+    // What was loaded solves as well as what was built.
+    let solver = SlideSolver::new(Databases::SixSixThree, Some(dir.clone()));
+    let (_, optimal, tiles) = KORF_EASY[0];
+    let board = parse(tiles).unwrap();
+    assert_eq!(solution(&solver, &board, Goal::BlankFirst).moves.len(), optimal);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
