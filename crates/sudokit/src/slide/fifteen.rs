@@ -199,10 +199,15 @@ fn obtain(tiles: &[u8], cache: Option<&Path>) -> (PatternDb, Origin) {
 
 /// An admissible estimate of the moves left, kept up to date move by move.
 trait Estimate {
+    /// What [`Estimate::undo`] needs to restore the estimate before a slide
+    /// without looking anything up again.
+    type Undo: Copy;
     /// The current estimate.
     fn value(&self) -> u32;
     /// `tile` has slid from cell `from` to cell `to`.
-    fn slide(&mut self, tile: u8, from: u8, to: u8);
+    fn slide(&mut self, tile: u8, from: u8, to: u8) -> Self::Undo;
+    /// Takes back the slide of `tile` from `from` to `to`.
+    fn undo(&mut self, tile: u8, from: u8, to: u8, undo: Self::Undo);
 }
 
 /// The cell mirrored about the main diagonal.
@@ -218,7 +223,9 @@ struct Reflected<'a> {
     /// Per database, the cells of its tiles in the reflected position.
     mirror: [[u8; MAX_TILES]; 3],
     /// Per database, its current value (direct, then reflected).
-    values: [[u32; 3]; 2],
+    values: [[u8; 3]; 2],
+    /// Sums of `values` (direct, then reflected).
+    sums: [u32; 2],
 }
 
 impl<'a> Reflected<'a> {
@@ -228,6 +235,7 @@ impl<'a> Reflected<'a> {
             direct: [[0; MAX_TILES]; 3],
             mirror: [[0; MAX_TILES]; 3],
             values: [[0; 3]; 2],
+            sums: [0; 2],
         };
         for (cell, &tile) in cells.iter().enumerate().filter(|&(_, &t)| t != 0) {
             let (g, slot) = solver.group[tile as usize];
@@ -237,33 +245,62 @@ impl<'a> Reflected<'a> {
         }
         for (g, db) in solver.dbs.iter().enumerate() {
             let k = db.tiles().len();
-            estimate.values[0][g] = db.lookup(&estimate.direct[g][..k]).into();
-            estimate.values[1][g] = db.lookup(&estimate.mirror[g][..k]).into();
+            estimate.values[0][g] = db.lookup(&estimate.direct[g][..k]);
+            estimate.values[1][g] = db.lookup(&estimate.mirror[g][..k]);
+        }
+        for side in 0..2 {
+            estimate.sums[side] = estimate.values[side].iter().map(|&v| u32::from(v)).sum();
         }
         estimate
+    }
+
+    /// Moves `tile` to `to` in one view (0 direct, 1 reflected; `tile` and
+    /// `to` already mirrored for view 1) and returns its database's old value.
+    #[inline]
+    fn place(&mut self, side: usize, tile: u8, to: u8) -> u8 {
+        let (g, slot) = self.solver.group[tile as usize];
+        let (g, slot) = (g as usize, slot as usize);
+        let db = &self.solver.dbs[g];
+        let cells = if side == 0 { &mut self.direct[g] } else { &mut self.mirror[g] };
+        cells[slot] = to;
+        let new = db.lookup(&cells[..db.tiles().len()]);
+        let old = std::mem::replace(&mut self.values[side][g], new);
+        self.sums[side] = self.sums[side] + u32::from(new) - u32::from(old);
+        old
+    }
+
+    /// Puts `tile` back on `from` in one view with its database's `old` value.
+    #[inline]
+    fn restore(&mut self, side: usize, tile: u8, from: u8, old: u8) {
+        let (g, slot) = self.solver.group[tile as usize];
+        let (g, slot) = (g as usize, slot as usize);
+        let cells = if side == 0 { &mut self.direct[g] } else { &mut self.mirror[g] };
+        cells[slot] = from;
+        let new = std::mem::replace(&mut self.values[side][g], old);
+        self.sums[side] = self.sums[side] + u32::from(old) - u32::from(new);
     }
 }
 
 impl Estimate for Reflected<'_> {
+    type Undo = [u8; 2];
+
     #[inline]
     fn value(&self) -> u32 {
-        let direct: u32 = self.values[0].iter().sum();
-        let mirror: u32 = self.values[1].iter().sum();
-        direct.max(mirror)
+        self.sums[0].max(self.sums[1])
     }
 
     #[inline]
-    fn slide(&mut self, tile: u8, _from: u8, to: u8) {
-        let (g, slot) = self.solver.group[tile as usize];
-        let (g, slot) = (g as usize, slot as usize);
-        let db = &self.solver.dbs[g];
-        self.direct[g][slot] = to;
-        self.values[0][g] = db.lookup(&self.direct[g][..db.tiles().len()]).into();
-        let (g, slot) = self.solver.group[transpose(tile) as usize];
-        let (g, slot) = (g as usize, slot as usize);
-        let db = &self.solver.dbs[g];
-        self.mirror[g][slot] = transpose(to);
-        self.values[1][g] = db.lookup(&self.mirror[g][..db.tiles().len()]).into();
+    fn slide(&mut self, tile: u8, _from: u8, to: u8) -> [u8; 2] {
+        [
+            self.place(0, tile, to),
+            self.place(1, transpose(tile), transpose(to)),
+        ]
+    }
+
+    #[inline]
+    fn undo(&mut self, tile: u8, from: u8, _to: u8, old: [u8; 2]) {
+        self.restore(0, tile, from, old[0]);
+        self.restore(1, transpose(tile), transpose(from), old[1]);
     }
 }
 
@@ -331,6 +368,8 @@ fn taxicab(cell: u8, tile: u8) -> u32 {
 }
 
 impl Estimate for Manhattan {
+    type Undo = ();
+
     fn value(&self) -> u32 {
         self.distance + self.linear_conflict()
     }
@@ -338,6 +377,10 @@ impl Estimate for Manhattan {
     fn slide(&mut self, tile: u8, from: u8, to: u8) {
         self.distance = self.distance + taxicab(to, tile) - taxicab(from, tile);
         self.cells.swap(from as usize, to as usize);
+    }
+
+    fn undo(&mut self, tile: u8, from: u8, to: u8, (): ()) {
+        self.slide(tile, to, from);
     }
 }
 
@@ -423,14 +466,14 @@ impl Search {
             }
             let tile = self.cells[to as usize];
             self.cells.swap(blank as usize, to as usize);
-            estimate.slide(tile, to, blank);
+            let undo = estimate.slide(tile, to, blank);
             self.path.push(step);
             match self.dfs(estimate, to, cost + 1, bound, Some(step)) {
                 Ok(()) => return Ok(()),
                 Err(f) => next = next.min(f),
             }
             self.path.pop();
-            estimate.slide(tile, blank, to);
+            estimate.undo(tile, to, blank, undo);
             self.cells.swap(blank as usize, to as usize);
         }
         Err(next)

@@ -1,0 +1,134 @@
+//! `sudokit slide`, run as a real process.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `sudokit slide ARGS` with `input` on standard input.
+fn slide(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudokit"))
+        .arg("slide")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sudokit runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Standard output as lines.
+fn lines(output: &Output) -> Vec<String> {
+    String::from_utf8(output.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Applies blank moves to a board given as tiles; `None` if one leaves it.
+fn replay(tiles: &[u8], width: usize, moves: &str) -> Option<Vec<u8>> {
+    let mut tiles = tiles.to_vec();
+    for m in moves.chars() {
+        let blank = tiles.iter().position(|&t| t == 0)?;
+        let (row, col) = (blank / width, blank % width);
+        let to = match m {
+            'u' if row > 0 => blank - width,
+            'd' if row + 1 < width => blank + width,
+            'l' if col > 0 => blank - 1,
+            'r' if col + 1 < width => blank + 1,
+            _ => return None,
+        };
+        tiles.swap(blank, to);
+    }
+    Some(tiles)
+}
+
+#[test]
+fn hdu_1043_sample_and_input_rules() {
+    let input = "# HDU 1043 sample\r\n\
+                 2  3  4  1  5  x  7  6  8\r\n\
+                 \n\
+                 job7:23415x768\n\
+                 12345678x\n\
+                 end\n\
+                 1 2 3\n";
+    let out = slide(&[], input);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let answers = lines(&out);
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    let start = [2, 3, 4, 1, 5, 0, 7, 6, 8];
+    let goal = [1, 2, 3, 4, 5, 6, 7, 8, 0];
+    assert_eq!(answers[0].len(), 19);
+    assert_eq!(replay(&start, 3, &answers[0]).as_deref(), Some(&goal[..]));
+    assert_eq!(answers[1], format!("job7:{}", answers[0]));
+    assert_eq!(answers[2], "");
+}
+
+#[test]
+fn bad_lines_are_reported_and_the_rest_answered() {
+    let input = "1 2 3 4 5 6 7 8 8\n213456780\n12345678x\nabc\n1 2 3 4 5 6 7 8 9\n";
+    let out = slide(&[], input);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        lines(&out),
+        [
+            "line 1: tile 8 appears twice",
+            "unsolvable",
+            "",
+            "line 4: 3 characters in a compact line, expected 9 (separate a 15-puzzle's 16 numbers with spaces)",
+            "line 5: tile 9 out of range (1 to 8, 0 or x for the blank)",
+        ]
+    );
+}
+
+#[test]
+fn blank_first_goal_and_stats() {
+    let out = slide(&["--blank-first", "--stats"], "1 2 0 3 4 5 6 7 8\n");
+    assert_eq!(out.status.code(), Some(0));
+    let answers = lines(&out);
+    let fields: Vec<&str> = answers[0].split('\t').collect();
+    assert_eq!(fields[0], "ll");
+    assert_eq!(fields[1], "length=2");
+    assert!(fields[2].starts_with("nodes="), "{fields:?}");
+    assert!(fields[3].starts_with("time="), "{fields:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 solved"));
+}
+
+#[test]
+fn fifteen_puzzles_with_each_heuristic() {
+    // Korf's instance #79, optimal length 42 (blank-first goal).
+    let korf79 = "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15";
+    let start: Vec<u8> = korf79.split(' ').map(|t| t.parse().unwrap()).collect();
+    let goal: Vec<u8> = (0..16).collect();
+    let cache = std::env::temp_dir().join(format!("sudokit-cli-slide-{}", std::process::id()));
+    let cache_arg = cache.to_str().unwrap();
+    for args in [
+        vec!["--blank-first", "--databases", "6-6-3", "--no-cache"],
+        vec!["--blank-first", "--databases", "6-6-3", "--cache-dir", cache_arg],
+    ] {
+        let out = slide(&args, &format!("{korf79}\n"));
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let answer = &lines(&out)[0];
+        assert_eq!(answer.len(), 42, "{args:?}");
+        assert_eq!(replay(&start, 4, answer), Some(goal.clone()));
+    }
+    let _ = std::fs::remove_dir_all(&cache);
+
+    // An easy one for the blank-last goal, with the database-free fallback.
+    let near = "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15";
+    let out = slide(&["--databases", "manhattan"], &format!("x:{near}\n"));
+    assert_eq!(lines(&out), ["x:rr"]);
+}
+
+#[test]
+fn missing_file_is_a_usage_error() {
+    let out = slide(&["/nonexistent/puzzles.txt"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!out.stderr.is_empty());
+}
