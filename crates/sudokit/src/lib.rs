@@ -5,6 +5,9 @@
 //! ([`analyze`]). The `sudokit` command-line tool and the solving service are
 //! thin layers over this crate: nothing here prints, nothing there solves.
 
+pub mod analyze;
+pub mod generate;
 pub mod grid;
+pub mod parse;
 pub mod slide;
 pub mod solver;

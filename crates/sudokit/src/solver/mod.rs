@@ -12,7 +12,9 @@
 //! - [`reference::ReferenceSolver`]: deliberately plain backtracking, the slow
 //!   and obviously-correct twin the tests compare the fast engines with.
 
+pub mod count;
 pub mod fast9;
+pub mod general;
 pub mod reference;
 
 use crate::grid::Shape;
@@ -74,5 +76,5 @@ pub trait Solver: Send {
 /// The fastest engine available for `shape`: the band-bitboard engine for 9×9,
 /// the general engine for every other shape.
 pub fn solver_for(shape: Shape) -> Box<dyn Solver> {
-    Box::new(reference::ReferenceSolver::new(shape))
+    Box::new(general::GeneralSolver::new(shape))
 }

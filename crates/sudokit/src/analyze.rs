@@ -1,0 +1,373 @@
+//! The batch analyzer: a stream of puzzle lines in, one verdict per puzzle out,
+//! in input order, computed on every core.
+//!
+//! Input is read in blocks of whole lines ([`BLOCK_BYTES`] or more), so a file
+//! far larger than memory streams through. Each block is cut into pieces at
+//! line boundaries; rayon analyses the pieces in parallel, each with its own
+//! solver, and the verdicts come back in order. The first puzzle line settles
+//! the [`Format`] (SPEC §1); a later line of another length is invalid.
+//!
+//! Nothing here prints: the caller's sink gets each block's verdicts and the
+//! format, and decides how to write them.
+
+use std::io::{self, Read};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::parse::{classify, AlphabetError, Format, FormatError, FormatSpec, Line, ParseError};
+use crate::solver::{solver_for, Solver, Status};
+
+/// Bytes read per block before the block is analysed.
+pub const BLOCK_BYTES: usize = 4 << 20;
+
+/// Pieces per worker thread a block is cut into, so uneven pieces balance.
+const PIECES_PER_THREAD: usize = 4;
+
+/// What the analyzer computes besides the status.
+#[derive(Clone, Debug, Default)]
+pub struct AnalyzeOptions {
+    /// `--box` and `--symbols`.
+    pub spec: FormatSpec,
+    /// Also decide, for unique puzzles, whether every clue is needed.
+    pub minimal: bool,
+    /// Keep the solution of unique puzzles (for JSON output).
+    pub solutions: bool,
+}
+
+/// The analysis of one valid puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// Unique, none or multiple.
+    pub status: Status,
+    /// Number of givens.
+    pub clues: usize,
+    /// For unique puzzles when asked: whether removing any clue loses
+    /// uniqueness.
+    pub minimal: Option<bool>,
+    /// For unique puzzles when asked: the solution (`N²` digits).
+    pub solution: Option<Vec<u8>>,
+}
+
+/// The answer for one puzzle line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict<'a> {
+    /// Physical line number (1-based, counting skipped lines too).
+    pub line: u64,
+    /// The line's `id:`, if any.
+    pub id: Option<&'a str>,
+    /// The analysis, or why the line is invalid.
+    pub result: Result<Analysis, ParseError>,
+}
+
+/// Totals of a finished run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Puzzles with exactly one solution.
+    pub unique: u64,
+    /// Puzzles with none.
+    pub none: u64,
+    /// Puzzles with two or more.
+    pub multiple: u64,
+    /// Invalid lines.
+    pub invalid: u64,
+    /// Time spent reading input.
+    pub read_time: Duration,
+    /// Time spent parsing and solving.
+    pub compute_time: Duration,
+    /// Time spent in the caller's sink (writing output).
+    pub write_time: Duration,
+}
+
+impl Summary {
+    /// Puzzle lines seen, valid or not.
+    pub fn puzzles(&self) -> u64 {
+        self.unique + self.none + self.multiple + self.invalid
+    }
+
+    fn add(&mut self, verdict: &Verdict<'_>) {
+        match &verdict.result {
+            Ok(a) => match a.status {
+                Status::Unique => self.unique += 1,
+                Status::None => self.none += 1,
+                Status::Multiple => self.multiple += 1,
+            },
+            Err(_) => self.invalid += 1,
+        }
+    }
+}
+
+/// Why a run stopped before the end of its input.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyzeError {
+    /// Reading the input failed.
+    #[error("reading input: {0}")]
+    Read(#[source] io::Error),
+    /// The sink (writing output) failed.
+    #[error("writing output: {0}")]
+    Write(#[source] io::Error),
+    /// `--symbols` does not fit the puzzles' size.
+    #[error("--symbols: {0}")]
+    Alphabet(#[from] AlphabetError),
+}
+
+/// Whether every given of a puzzle with a unique solution is needed: removing
+/// any one of them must leave several solutions.
+pub fn is_minimal(solver: &mut dyn Solver, givens: &[u8]) -> bool {
+    let mut probe = givens.to_vec();
+    for cell in 0..givens.len() {
+        if givens[cell] == 0 {
+            continue;
+        }
+        probe[cell] = 0;
+        let still_unique = solver.solve(&probe, 2, None).solutions == 1;
+        probe[cell] = givens[cell];
+        if still_unique {
+            return false;
+        }
+    }
+    true
+}
+
+/// Analyses one parsed puzzle.
+fn analyze_puzzle(solver: &mut dyn Solver, givens: &[u8], options: &AnalyzeOptions, scratch: &mut [u8]) -> Analysis {
+    let outcome = solver.solve(givens, 2, Some(scratch));
+    let status = Status::from_count(outcome.solutions);
+    let unique = status == Status::Unique;
+    Analysis {
+        status,
+        clues: givens.iter().filter(|&&v| v != 0).count(),
+        solution: (unique && options.solutions).then(|| scratch.to_vec()),
+        minimal: (unique && options.minimal).then(|| is_minimal(solver, givens)),
+    }
+}
+
+/// The verdicts of one piece of a block, with line numbers relative to the
+/// piece, and whether an `end` line stopped it.
+struct PieceResult<'a> {
+    verdicts: Vec<Verdict<'a>>,
+    lines: u64,
+    ended: bool,
+}
+
+fn analyze_piece<'a>(piece: &'a [u8], format: &Format, options: &AnalyzeOptions, solver: &mut dyn Solver) -> PieceResult<'a> {
+    let cells = format.shape().cell_count();
+    let mut givens = vec![0u8; cells];
+    let mut scratch = vec![0u8; cells];
+    let mut result = PieceResult {
+        verdicts: Vec::with_capacity(piece.len() / (cells + 1) + 1),
+        lines: 0,
+        ended: false,
+    };
+    for raw in lines(piece) {
+        result.lines += 1;
+        match classify(raw) {
+            Line::Skip => {}
+            Line::End => {
+                result.ended = true;
+                break;
+            }
+            Line::Puzzle { id, cells } => {
+                let analysis = format
+                    .parse_into(cells, &mut givens)
+                    .map(|()| analyze_puzzle(solver, &givens, options, &mut scratch));
+                result.verdicts.push(Verdict {
+                    line: result.lines,
+                    id,
+                    result: analysis,
+                });
+            }
+        }
+    }
+    result
+}
+
+/// The lines of a block of whole lines (each without its `\n`).
+fn lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let block = block.strip_suffix(b"\n").unwrap_or(block);
+    block.split(|&b| b == b'\n').filter(move |_| !block.is_empty())
+}
+
+/// Cuts `block` into about `parts` pieces at line boundaries.
+fn pieces(block: &[u8], parts: usize) -> Vec<&[u8]> {
+    let target = (block.len() / parts.max(1)).max(1);
+    let mut out = Vec::with_capacity(parts + 1);
+    let mut rest = block;
+    while !rest.is_empty() {
+        let cut = if rest.len() <= target {
+            rest.len()
+        } else {
+            rest[target..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(rest.len(), |p| target + p + 1)
+        };
+        out.push(&rest[..cut]);
+        rest = &rest[cut..];
+    }
+    out
+}
+
+/// Reads whole-line blocks from a stream.
+struct BlockReader<R> {
+    input: R,
+    buffer: Vec<u8>,
+    /// Bytes at the front of `buffer` that belong to the current block.
+    block_len: usize,
+    eof: bool,
+}
+
+impl<R: Read> BlockReader<R> {
+    fn new(input: R) -> Self {
+        BlockReader {
+            input,
+            buffer: Vec::new(),
+            block_len: 0,
+            eof: false,
+        }
+    }
+
+    /// The next block of whole lines (the last one may lack its `\n`), or
+    /// `None` at the end of input.
+    ///
+    /// A block is cut once [`BLOCK_BYTES`] are buffered, or earlier when the
+    /// input has no more bytes ready (a pipe fed line by line), so that
+    /// interactive input is answered without waiting for a full block.
+    fn next_block(&mut self) -> io::Result<Option<&[u8]>> {
+        self.buffer.drain(..self.block_len);
+        self.block_len = 0;
+        let mut complete_lines = self.buffer.contains(&b'\n');
+        while !self.eof && self.buffer.len() < BLOCK_BYTES {
+            let short = self.fill()?;
+            complete_lines = complete_lines || self.buffer.contains(&b'\n');
+            if short && complete_lines {
+                break;
+            }
+        }
+        // A single line longer than a block: read on until it ends.
+        while !self.eof && !complete_lines {
+            self.fill()?;
+            complete_lines = self.buffer.contains(&b'\n');
+        }
+        let cut = if self.eof {
+            self.buffer.len()
+        } else {
+            self.buffer.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)
+        };
+        if cut == 0 {
+            return Ok(None);
+        }
+        self.block_len = cut;
+        Ok(Some(&self.buffer[..cut]))
+    }
+
+    /// Appends one read's worth of input; `true` when the read returned less
+    /// than asked for.
+    fn fill(&mut self) -> io::Result<bool> {
+        let start = self.buffer.len();
+        let want = BLOCK_BYTES.max(self.buffer.capacity() - start);
+        self.buffer.resize(start + want, 0);
+        let result = loop {
+            match self.input.read(&mut self.buffer[start..]) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                other => break other,
+            }
+        };
+        match result {
+            Ok(read) => {
+                self.buffer.truncate(start + read);
+                self.eof = read == 0;
+                Ok(read < want)
+            }
+            Err(e) => {
+                self.buffer.truncate(start);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Analyses every puzzle line of `input`, calling `sink` with each block's
+/// verdicts in input order and the format (`None` until the first puzzle has
+/// settled it). Returns the totals.
+pub fn analyze_stream<R, S>(input: R, options: &AnalyzeOptions, mut sink: S) -> Result<Summary, AnalyzeError>
+where
+    R: Read,
+    S: FnMut(Option<&Format>, &[Verdict<'_>]) -> io::Result<()>,
+{
+    let mut reader = BlockReader::new(input);
+    let mut summary = Summary::default();
+    let mut format: Option<Format> = None;
+    let mut line_base = 0u64;
+    let threads = rayon::current_num_threads();
+    loop {
+        let started = Instant::now();
+        let block = reader.next_block().map_err(AnalyzeError::Read)?;
+        summary.read_time += started.elapsed();
+        let Some(block) = block else { break };
+
+        let started = Instant::now();
+        let mut verdicts = Vec::new();
+        let mut pos = 0;
+        let mut ended = false;
+        // Until a puzzle settles the format, lines are taken one by one.
+        while format.is_none() && pos < block.len() {
+            let end = block[pos..].iter().position(|&b| b == b'\n').map_or(block.len(), |p| pos + p);
+            let next = (end + 1).min(block.len());
+            match classify(&block[pos..end]) {
+                Line::Skip => {}
+                Line::End => {
+                    ended = true;
+                    break;
+                }
+                Line::Puzzle { id, cells } => match options.spec.resolve(cells) {
+                    // This line is read again below, with the settled format.
+                    Ok(settled) => {
+                        format = Some(settled);
+                        break;
+                    }
+                    Err(FormatError::Alphabet(e)) => return Err(AnalyzeError::Alphabet(e)),
+                    Err(FormatError::Line(error)) => verdicts.push(Verdict {
+                        line: line_base + 1,
+                        id,
+                        result: Err(error),
+                    }),
+                },
+            }
+            line_base += 1;
+            pos = next;
+        }
+        let rest = &block[pos..];
+        if let (Some(format), false) = (&format, ended) {
+            let parts = pieces(rest, threads * PIECES_PER_THREAD);
+            let results: Vec<PieceResult<'_>> = parts
+                .par_iter()
+                .map_init(
+                    || solver_for(format.shape()),
+                    |solver, piece| analyze_piece(piece, format, options, solver.as_mut()),
+                )
+                .collect();
+            for piece in results {
+                verdicts.extend(piece.verdicts.into_iter().map(|mut v| {
+                    v.line += line_base;
+                    v
+                }));
+                line_base += piece.lines;
+                if piece.ended {
+                    ended = true;
+                    break;
+                }
+            }
+        }
+        summary.compute_time += started.elapsed();
+
+        verdicts.iter().for_each(|v| summary.add(v));
+        let started = Instant::now();
+        sink(format.as_ref(), &verdicts).map_err(AnalyzeError::Write)?;
+        summary.write_time += started.elapsed();
+        if ended {
+            break;
+        }
+    }
+    Ok(summary)
+}

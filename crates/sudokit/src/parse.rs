@@ -1,0 +1,429 @@
+//! Puzzles as text (SPEC §1): lines, ids, alphabets, and errors that say where.
+//!
+//! Reading a puzzle file is two steps. [`classify`] looks at one raw line and
+//! says whether it is a puzzle (with its optional `id:` and its cell text), a
+//! line to skip (blank, `#` comment), or the `end` marker. A [`Format`] — the
+//! shape and the [`Alphabet`] — then turns the cell text into digits. The format
+//! is fixed by the first puzzle of a file ([`FormatSpec::resolve`]): its cell
+//! count picks the size, unless `--box` fixed it.
+
+use std::fmt;
+
+use crate::grid::{Puzzle, Shape, ShapeError};
+
+/// The default symbols; a grid of side `N` uses the first `N`.
+pub const DEFAULT_SYMBOLS: &str =
+    "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/// Characters that mean "blank" unless the alphabet uses them as symbols.
+pub const BLANKS: &str = ".*-_0";
+
+/// Marks a byte that is neither a symbol nor a blank in [`Alphabet`]'s table.
+const UNKNOWN: u8 = u8::MAX;
+
+/// The symbols of a grid and the blanks beside them, as a byte lookup table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alphabet {
+    symbols: Vec<u8>,
+    /// For each byte: 0 for a blank, `1..=N` for a digit, [`UNKNOWN`] otherwise.
+    values: [u8; 256],
+}
+
+/// Why an alphabet cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AlphabetError {
+    /// The number of symbols does not match the grid's side.
+    #[error("{given} symbols given, a grid of side {side} needs {side}")]
+    WrongCount {
+        /// Symbols supplied.
+        given: usize,
+        /// Side of the grid.
+        side: usize,
+    },
+    /// A symbol that is not a printable ASCII character, or one used as a
+    /// separator (`:`, `;`, `,`, `#`).
+    #[error("symbol {0:?} cannot be used (printable ASCII other than : ; , # only)")]
+    Unusable(char),
+    /// The same symbol twice.
+    #[error("symbol '{0}' appears twice")]
+    Repeated(char),
+}
+
+impl Alphabet {
+    /// An alphabet of the given symbols, one per digit, in digit order.
+    ///
+    /// Blanks are [`BLANKS`] less the symbols; a letter also stands for its
+    /// other case unless that case is a symbol of its own.
+    pub fn new(symbols: &str, side: usize) -> Result<Alphabet, AlphabetError> {
+        let count = symbols.chars().count();
+        if count != side {
+            return Err(AlphabetError::WrongCount { given: count, side });
+        }
+        let mut values = [UNKNOWN; 256];
+        for ch in symbols.chars() {
+            if !ch.is_ascii_graphic() || ":;,#".contains(ch) {
+                return Err(AlphabetError::Unusable(ch));
+            }
+        }
+        let bytes = symbols.as_bytes();
+        for (digit, &b) in bytes.iter().enumerate() {
+            if values[b as usize] != UNKNOWN {
+                return Err(AlphabetError::Repeated(b as char));
+            }
+            values[b as usize] = digit as u8 + 1;
+        }
+        for (digit, &b) in bytes.iter().enumerate() {
+            let other = if b.is_ascii_lowercase() {
+                b.to_ascii_uppercase()
+            } else {
+                b.to_ascii_lowercase()
+            };
+            if other != b && !bytes.contains(&other) {
+                values[other as usize] = digit as u8 + 1;
+            }
+        }
+        for b in BLANKS.bytes() {
+            if !bytes.contains(&b) {
+                values[b as usize] = 0;
+            }
+        }
+        Ok(Alphabet {
+            symbols: bytes.to_vec(),
+            values,
+        })
+    }
+
+    /// The default alphabet for side `side` (the first `side` of
+    /// [`DEFAULT_SYMBOLS`]).
+    pub fn default_for(side: usize) -> Alphabet {
+        Alphabet::new(&DEFAULT_SYMBOLS[..side], side).expect("the default symbols are valid")
+    }
+
+    /// The symbol that prints `digit` (`1..=N`).
+    pub fn symbol(&self, digit: u8) -> u8 {
+        self.symbols[digit as usize - 1]
+    }
+
+    /// The value of byte `b`: `Some(0)` blank, `Some(1..=N)` digit, `None`
+    /// unknown.
+    pub fn value(&self, b: u8) -> Option<u8> {
+        let v = self.values[b as usize];
+        (v != UNKNOWN).then_some(v)
+    }
+
+    /// Writes the cells of `grid` (0 = blank, printed as `.`) as one line.
+    pub fn write_cells(&self, grid: &[u8], out: &mut Vec<u8>) {
+        out.extend(grid.iter().map(|&v| if v == 0 { b'.' } else { self.symbol(v) }));
+    }
+}
+
+/// What one raw input line is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line<'a> {
+    /// Blank or `#` comment: skipped and not numbered.
+    Skip,
+    /// `end`: the input stops here.
+    End,
+    /// A puzzle: its optional id and its cell text (trailing fields removed).
+    Puzzle {
+        /// Everything before the first `:`, when there is one before the cells end.
+        id: Option<&'a str>,
+        /// The cell characters.
+        cells: &'a [u8],
+    },
+}
+
+/// Bytes that end the cell text: what follows is a rating or a name.
+fn is_field_separator(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == b';' || b == b','
+}
+
+/// Classifies one input line (without its `\n`); see [`Line`].
+pub fn classify(raw: &[u8]) -> Line<'_> {
+    let raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
+    let line = raw.trim_ascii();
+    if line.is_empty() || line[0] == b'#' {
+        return Line::Skip;
+    }
+    if line == b"end" {
+        return Line::End;
+    }
+    let field_end = line.iter().position(|&b| is_field_separator(b)).unwrap_or(line.len());
+    match line[..field_end].iter().position(|&b| b == b':') {
+        Some(colon) => {
+            let rest = &line[colon + 1..];
+            let rest = rest.trim_ascii_start();
+            let end = rest.iter().position(|&b| is_field_separator(b)).unwrap_or(rest.len());
+            // Ids come from the line's bytes; a non-UTF-8 id is shown lossily
+            // by whoever prints it, so keep only the valid prefix here.
+            let id = std::str::from_utf8(&line[..colon])
+                .unwrap_or_else(|e| std::str::from_utf8(&line[..e.valid_up_to()]).unwrap_or(""));
+            Line::Puzzle {
+                id: Some(id),
+                cells: &rest[..end],
+            }
+        }
+        None => Line::Puzzle {
+            id: None,
+            cells: &line[..field_end],
+        },
+    }
+}
+
+/// Why a puzzle line is invalid.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// The line has another number of cells than the file's puzzles.
+    #[error("{found} cells, expected {expected}")]
+    WrongLength {
+        /// Cells on the line.
+        found: usize,
+        /// Cells of the file's size.
+        expected: usize,
+    },
+    /// A character that is neither a symbol nor a blank.
+    #[error("unexpected {} at cell {cell}", quoted(*.found))]
+    BadCharacter {
+        /// The character (U+FFFD for bytes that are not UTF-8).
+        found: char,
+        /// 1-based cell position.
+        cell: usize,
+    },
+    /// The first puzzle's size is not a supported square grid.
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
+}
+
+fn quoted(ch: char) -> String {
+    if ch.is_control() || ch == char::REPLACEMENT_CHARACTER {
+        format!("character {:?}", ch)
+    } else {
+        format!("'{ch}'")
+    }
+}
+
+/// A [`ParseError`] with the physical (1-based) line it was found on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineError {
+    /// Line number in the input, counting every line.
+    pub line: u64,
+    /// What is wrong.
+    pub error: ParseError,
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.error)
+    }
+}
+
+impl std::error::Error for LineError {}
+
+/// How a file's puzzles are read: the shape and the alphabet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Format {
+    shape: Shape,
+    alphabet: Alphabet,
+}
+
+impl Format {
+    /// A format of `shape` with `symbols` (the default ones when `None`).
+    pub fn new(shape: Shape, symbols: Option<&str>) -> Result<Format, AlphabetError> {
+        let alphabet = match symbols {
+            Some(s) => Alphabet::new(s, shape.side())?,
+            None => Alphabet::default_for(shape.side()),
+        };
+        Ok(Format { shape, alphabet })
+    }
+
+    /// The shape of every puzzle read with this format.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The symbols puzzles are read and written in.
+    pub fn alphabet(&self) -> &Alphabet {
+        &self.alphabet
+    }
+
+    /// Reads cell text into `out` (`N²` values, 0 = blank).
+    pub fn parse_into(&self, cells: &[u8], out: &mut [u8]) -> Result<(), ParseError> {
+        let expected = self.shape.cell_count();
+        // A line of the right number of characters but more bytes holds a
+        // non-ASCII character: the scan below reports it where it stands.
+        if cells.len() != expected && char_count(cells) != expected {
+            return Err(ParseError::WrongLength {
+                found: char_count(cells),
+                expected,
+            });
+        }
+        for (i, (&b, slot)) in cells.iter().zip(out.iter_mut()).enumerate() {
+            match self.alphabet.value(b) {
+                Some(v) => *slot = v,
+                None => {
+                    return Err(ParseError::BadCharacter {
+                        found: char_at(cells, i),
+                        cell: char_count(&cells[..i]) + 1,
+                    })
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads cell text into a new [`Puzzle`].
+    pub fn parse(&self, cells: &[u8]) -> Result<Puzzle, ParseError> {
+        let mut values = vec![0; self.shape.cell_count()];
+        self.parse_into(cells, &mut values)?;
+        Ok(Puzzle::new(self.shape, values).expect("parsed values are in range"))
+    }
+}
+
+/// Characters in `bytes`, counting each invalid UTF-8 byte as one.
+fn char_count(bytes: &[u8]) -> usize {
+    String::from_utf8_lossy(bytes).chars().count()
+}
+
+/// The character starting at byte `i` (U+FFFD when not valid UTF-8).
+fn char_at(bytes: &[u8], i: usize) -> char {
+    let end = (i + 4).min(bytes.len());
+    (i + 1..=end)
+        .find_map(|j| std::str::from_utf8(&bytes[i..j]).ok())
+        .and_then(|s| s.chars().next())
+        .unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+/// What the user said about the format (`--box`, `--symbols`), before the
+/// first puzzle fixes the rest.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FormatSpec {
+    /// `--box RxC`: fixes the shape whatever the puzzles' length.
+    pub shape: Option<Shape>,
+    /// `--symbols STRING`: the symbols in digit order.
+    pub symbols: Option<String>,
+}
+
+/// Why a file's format cannot be settled from its first puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    /// The puzzle's length does not give a size: that line is invalid, and the
+    /// next puzzle may settle the format.
+    #[error(transparent)]
+    Line(#[from] ParseError),
+    /// `--symbols` does not fit the size: no line can be read.
+    #[error("--symbols: {0}")]
+    Alphabet(#[from] AlphabetError),
+}
+
+impl FormatSpec {
+    /// The format for a file whose first puzzle has cell text `first_cells`
+    /// (also for one self-contained puzzle, such as a server request).
+    pub fn resolve(&self, first_cells: &[u8]) -> Result<Format, FormatError> {
+        let shape = match self.shape {
+            Some(shape) => shape,
+            None => Shape::for_cell_count(char_count(first_cells)).map_err(ParseError::from)?,
+        };
+        Ok(Format::new(shape, self.symbols.as_deref())?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(line: &str) -> &[u8] {
+        match classify(line.as_bytes()) {
+            Line::Puzzle { cells, .. } => cells,
+            other => panic!("{line:?} classified as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn classifies_lines() {
+        assert_eq!(classify(b""), Line::Skip);
+        assert_eq!(classify(b"   \r"), Line::Skip);
+        assert_eq!(classify(b"# a comment"), Line::Skip);
+        assert_eq!(classify(b"end"), Line::End);
+        assert_eq!(classify(b"end\r"), Line::End);
+        assert_eq!(cells("\u{feff}1.2.\r"), b"1.2.");
+        assert_eq!(cells("  1.2.  ; rated 4.5"), b"1.2.");
+        assert_eq!(cells("1.2.,name"), b"1.2.");
+        assert_eq!(cells("1.2.\tFata Morgana"), b"1.2.");
+        assert_eq!(
+            classify(b"a7:1.2. 3:4"),
+            Line::Puzzle { id: Some("a7"), cells: b"1.2." }
+        );
+        assert_eq!(classify(b":1.2."), Line::Puzzle { id: Some(""), cells: b"1.2." });
+        // A colon after the cells belongs to a trailing field, not an id.
+        assert_eq!(classify(b"1.2. rating:3"), Line::Puzzle { id: None, cells: b"1.2." });
+    }
+
+    #[test]
+    fn every_blank_symbol_reads_as_blank() {
+        let f = Format::new(Shape::new(2, 2).unwrap(), None).unwrap();
+        for blank in BLANKS.chars() {
+            let text = format!("1{blank}{blank}4{}", ".".repeat(12));
+            let p = f.parse(text.as_bytes()).unwrap();
+            assert_eq!(&p.cells()[..4], &[1, 0, 0, 4], "blank {blank:?}");
+        }
+    }
+
+    #[test]
+    fn reports_length_and_bad_characters() {
+        let f = Format::new(Shape::new(3, 3).unwrap(), None).unwrap();
+        let short = ".".repeat(80);
+        assert_eq!(
+            f.parse(short.as_bytes()).unwrap_err().to_string(),
+            "80 cells, expected 81"
+        );
+        let mut bad = ".".repeat(81).into_bytes();
+        bad[13] = b'Z';
+        assert_eq!(
+            f.parse(&bad).unwrap_err().to_string(),
+            "unexpected 'Z' at cell 14"
+        );
+        let wide = format!("{}é{}", ".".repeat(5), ".".repeat(75));
+        assert_eq!(
+            f.parse(wide.as_bytes()).unwrap_err().to_string(),
+            "unexpected 'é' at cell 6"
+        );
+        assert!(f.parse(&[0xff; 81]).unwrap_err().to_string().contains("at cell 1"));
+    }
+
+    #[test]
+    fn letters_fold_case_only_when_the_alphabet_allows() {
+        let f16 = Format::new(Shape::new(4, 4).unwrap(), None).unwrap();
+        assert_eq!(f16.alphabet().value(b'g'), Some(16));
+        assert_eq!(f16.alphabet().value(b'G'), Some(16));
+        assert_eq!(f16.alphabet().value(b'0'), Some(0));
+        let f36 = Format::new(Shape::new(6, 6).unwrap(), None).unwrap();
+        assert_eq!(f36.alphabet().value(b'Z'), Some(35));
+        assert_eq!(f36.alphabet().value(b'a'), Some(36));
+        let hex = Format::new(Shape::new(4, 4).unwrap(), Some("0123456789ABCDEF")).unwrap();
+        // '0' is a symbol here, so it is not a blank.
+        assert_eq!(hex.alphabet().value(b'0'), Some(1));
+        assert_eq!(hex.alphabet().value(b'f'), Some(16));
+        assert_eq!(hex.alphabet().value(b'.'), Some(0));
+    }
+
+    #[test]
+    fn symbols_must_fit_the_size() {
+        let s = Shape::new(2, 2).unwrap();
+        assert_eq!(
+            Format::new(s, Some("ABC")).unwrap_err(),
+            AlphabetError::WrongCount { given: 3, side: 4 }
+        );
+        assert_eq!(Format::new(s, Some("ABCA")).unwrap_err(), AlphabetError::Repeated('A'));
+        assert_eq!(Format::new(s, Some("AB:C")).unwrap_err(), AlphabetError::Unusable(':'));
+    }
+
+    #[test]
+    fn the_first_puzzle_sets_the_size_unless_box_is_given() {
+        let spec = FormatSpec::default();
+        assert_eq!(spec.resolve(&[b'.'; 36]).unwrap().shape(), Shape::new(2, 3).unwrap());
+        assert_eq!(spec.resolve(&[b'.'; 256]).unwrap().shape(), Shape::new(4, 4).unwrap());
+        assert!(matches!(spec.resolve(&[b'.'; 35]), Err(FormatError::Line(_))));
+        let boxed = FormatSpec { shape: Some(Shape::new(3, 2).unwrap()), symbols: None };
+        assert_eq!(boxed.resolve(&[b'.'; 35]).unwrap().shape(), Shape::new(3, 2).unwrap());
+    }
+}

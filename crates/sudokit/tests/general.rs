@@ -1,0 +1,115 @@
+//! The general engine against independent facts and against the reference
+//! solver.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sudokit::generate::{random_grid, random_puzzle};
+use sudokit::grid::{Puzzle, Shape};
+use sudokit::solver::count::count_solutions;
+use sudokit::solver::general::GeneralSolver;
+use sudokit::solver::reference::ReferenceSolver;
+use sudokit::solver::{Solver, Status};
+
+fn shape(r: usize, c: usize) -> Shape {
+    Shape::new(r, c).unwrap()
+}
+
+#[test]
+fn the_empty_4x4_grid_has_288_solutions() {
+    let s = shape(2, 2);
+    let empty = vec![0; 16];
+    assert_eq!(GeneralSolver::new(s).solve(&empty, u64::MAX, None).solutions, 288);
+    assert_eq!(ReferenceSolver::new(s).solve(&empty, u64::MAX, None).solutions, 288);
+    assert_eq!(count_solutions(s, &empty, u64::MAX), 288);
+}
+
+#[test]
+fn the_empty_6x6_grid_has_28_200_960_solutions() {
+    let s = shape(2, 3);
+    assert_eq!(count_solutions(s, &[0; 36], u64::MAX), 28_200_960);
+    // The same count for 3-row boxes, by symmetry of the grid under transposition.
+    assert_eq!(count_solutions(shape(3, 2), &[0; 36], u64::MAX), 28_200_960);
+}
+
+#[test]
+fn counting_stops_at_the_limit() {
+    let s = shape(2, 3);
+    assert_eq!(count_solutions(s, &[0; 36], 1000), 1000);
+    assert_eq!(GeneralSolver::new(s).solve(&[0; 36], 7, None).solutions, 7);
+}
+
+#[test]
+fn counts_of_partial_4x4_grids_match_the_reference() {
+    let s = shape(2, 2);
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut general = GeneralSolver::new(s);
+    let mut reference = ReferenceSolver::new(s);
+    for _ in 0..2000 {
+        let clues = rng.gen_range(0..10);
+        let p = random_puzzle(s, clues, 0.2, &mut rng);
+        let want = reference.solve(p.cells(), u64::MAX, None).solutions;
+        assert_eq!(general.solve(p.cells(), u64::MAX, None).solutions, want, "{p:?}");
+        assert_eq!(count_solutions(s, p.cells(), u64::MAX), want, "{p:?}");
+    }
+}
+
+/// Status and first solution agree with the reference on random puzzles of
+/// many shapes, and every solution satisfies its puzzle.
+#[test]
+fn random_puzzles_of_every_shape_agree_with_the_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2024);
+    // (shape, fewest clues kept, puzzles): the reference has no propagation,
+    // so larger grids keep more clues to stay quick.
+    let cases = [((2, 2), 0, 3000), ((2, 3), 4, 3000), ((3, 2), 4, 1000), ((2, 4), 20, 1000), ((3, 3), 35, 1000), ((3, 4), 90, 200), ((4, 4), 200, 100), ((1, 5), 5, 500)];
+    for ((r, c), min_clues, count) in cases {
+        let s = shape(r, c);
+        let mut general = GeneralSolver::new(s);
+        let mut reference = ReferenceSolver::new(s);
+        let mut statuses = [0usize; 3];
+        for _ in 0..count {
+            let clues = rng.gen_range(min_clues..=s.cell_count());
+            let p = random_puzzle(s, clues, 0.3, &mut rng);
+            let mut fast = vec![0; s.cell_count()];
+            let mut slow = vec![0; s.cell_count()];
+            let got = general.solve(p.cells(), 2, Some(&mut fast));
+            let want = reference.solve(p.cells(), 2, Some(&mut slow));
+            assert_eq!(got.solutions, want.solutions, "{s}: {p:?}");
+            if got.solutions > 0 {
+                let solution = Puzzle::new(s, fast).unwrap();
+                assert!(p.is_solved_by(&solution), "{s}: bad solution for {p:?}");
+            }
+            statuses[Status::from_count(got.solutions) as usize] += 1;
+        }
+        // The generator must exercise every status for the comparison to mean much.
+        assert!(statuses.iter().all(|&k| k > 0), "{s}: statuses {statuses:?}");
+    }
+}
+
+#[test]
+fn large_grids_are_solved_and_verified() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for (r, c, clue_share) in [(4, 4, 0.45), (5, 5, 0.55), (6, 6, 0.65), (5, 7, 0.7), (7, 7, 0.75), (8, 8, 0.75)] {
+        let s = shape(r, c);
+        let mut solver = GeneralSolver::new(s);
+        let grid = random_grid(s, &mut rng);
+        assert!(grid.is_valid_solution());
+        let clues = (s.cell_count() as f64 * clue_share) as usize;
+        let p = random_puzzle(s, clues, 0.0, &mut rng);
+        let mut out = vec![0; s.cell_count()];
+        let found = solver.solve(p.cells(), 1, Some(&mut out));
+        assert_eq!(found.solutions, 1, "{s}");
+        assert!(p.is_solved_by(&Puzzle::new(s, out).unwrap()), "{s}");
+    }
+}
+
+#[test]
+fn contradicting_givens_have_no_solution() {
+    let s = shape(2, 3);
+    let mut p = vec![0u8; 36];
+    // Two 5s in the first box (the challenge's third example).
+    for cell in (0..36).step_by(7) {
+        p[cell] = 5;
+    }
+    assert_eq!(GeneralSolver::new(s).status(&p, None), Status::None);
+    assert_eq!(ReferenceSolver::new(s).status(&p, None), Status::None);
+}
