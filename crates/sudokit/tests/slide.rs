@@ -217,7 +217,7 @@ fn database_cache_is_written_reused_and_rebuilt_when_corrupt() {
     let second = Fifteen::new(Databases::SixSixThree, Some(&dir));
     assert!(origins(&second).iter().all(|o| *o == Origin::Loaded));
 
-    let small = cache::file_for(&dir, &[1, 2, 3]);
+    let small = cache::file_for(&dir, Databases::SixSixThree.patterns()[0]);
     let mut bytes = std::fs::read(&small).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 1;
