@@ -6,13 +6,11 @@
 //! `SIMD = true` is only instantiated on x86-64, inside the search compiled
 //! with `#[target_feature]` after runtime detection (see `Fast9Solver::new`).
 
-/// Per band: the cells with at least one, at least two and at least three
-/// candidate digits.
+/// Per band: the cells with at least one and at least two candidate digits.
 #[derive(Clone, Copy)]
 pub(super) struct Counts {
     pub one: [u32; 4],
     pub two: [u32; 4],
-    pub three: [u32; 4],
 }
 
 /// Bit `3·d + b` set when `cand[d][b]` differs from `prev[d][b]`.
@@ -32,7 +30,7 @@ pub(super) fn changed<const SIMD: bool>(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 
     dirty
 }
 
-/// Bit-sliced candidate counts of every cell (saturating at three).
+/// Bit-sliced candidate counts of every cell (saturating at two).
 #[inline(always)]
 pub(super) fn counts<const SIMD: bool>(cand: &[[u32; 4]; 9]) -> Counts {
     #[cfg(target_arch = "x86_64")]
@@ -43,12 +41,10 @@ pub(super) fn counts<const SIMD: bool>(cand: &[[u32; 4]; 9]) -> Counts {
     let mut c = Counts {
         one: [0; 4],
         two: [0; 4],
-        three: [0; 4],
     };
     for row in cand {
         for b in 0..3 {
             let x = row[b];
-            c.three[b] |= c.two[b] & x;
             c.two[b] |= c.one[b] & x;
             c.one[b] |= x;
         }
@@ -77,21 +73,17 @@ mod x86 {
     pub(super) unsafe fn counts(cand: &[[u32; 4]; 9]) -> Counts {
         let mut one = _mm_setzero_si128();
         let mut two = _mm_setzero_si128();
-        let mut three = _mm_setzero_si128();
         for row in cand {
             let x = _mm_loadu_si128(row.as_ptr().cast());
-            three = _mm_or_si128(three, _mm_and_si128(two, x));
             two = _mm_or_si128(two, _mm_and_si128(one, x));
             one = _mm_or_si128(one, x);
         }
         let mut c = Counts {
             one: [0; 4],
             two: [0; 4],
-            three: [0; 4],
         };
         _mm_storeu_si128(c.one.as_mut_ptr().cast(), one);
         _mm_storeu_si128(c.two.as_mut_ptr().cast(), two);
-        _mm_storeu_si128(c.three.as_mut_ptr().cast(), three);
         c
     }
 }

@@ -45,7 +45,7 @@ mod tables;
 use super::{Outcome, Solver};
 use crate::grid::Shape;
 use kernel::Counts;
-use tables::{columns, ALLOWED, BAND, BAND_KEEP, PEERS, PERMS, PERM_ROWS, SHRINK, VALID};
+use tables::{columns, ALLOWED, BAND, BAND_KEEP, COVER, LONE, PEERS, PERMS, PERM_ROWS, SHRINK, VALID};
 
 /// Candidate masks of a position; see the module docs for the layout.
 #[derive(Clone, Copy)]
@@ -188,7 +188,7 @@ impl Fast9Solver {
             if u[0] | u[1] | u[2] == 0 {
                 return true;
             }
-            let Counts { one, two, .. } = kernel::counts::<SIMD>(&board.cand);
+            let Counts { one, two } = kernel::counts::<SIMD>(&board.cand);
             let mut singles = [0u32; 3];
             for b in 0..3 {
                 if u[b] & !one[b] != 0 {
@@ -200,13 +200,11 @@ impl Fast9Solver {
                 place_singles(board, singles);
                 continue;
             }
-            let (branch, untried) = choose(board);
-            // A fixpoint with every placement fixed is solved, so some
-            // placement has two or more permutations left.
-            debug_assert!(untried != 0);
-            if untried == 0 {
-                return false;
-            }
+            let (branch, untried) = match examine::<SIMD>(board) {
+                Next::Contradiction => return false,
+                Next::Changed => continue,
+                Next::Branch(branch, untried) => (branch, untried),
+            };
             self.outcome.guesses += 1;
             let p = untried.trailing_zeros();
             self.stack.push(Frame {
@@ -304,7 +302,6 @@ fn place_singles(board: &mut Board, singles: [u32; 3]) {
 /// Restricts the board to permutation `p` of `branch`.
 #[inline(always)]
 fn apply(board: &mut Board, branch: Branch, p: u32) {
-    let perm = PERMS[p as usize];
     match branch {
         Branch::Band { digit, band } => {
             board.cand[usize::from(digit)][usize::from(band)] &= PERM_ROWS[p as usize];
@@ -313,6 +310,7 @@ fn apply(board: &mut Board, branch: Branch, p: u32) {
             let row = &mut board.cand[usize::from(digit)];
             let s = 3 * u32::from(stack);
             let others = !columns(7 << s);
+            let perm = PERMS[p as usize];
             for b in 0..3 {
                 row[b] &= others | columns(1 << (s + perm[b]));
             }
@@ -320,24 +318,50 @@ fn apply(board: &mut Board, branch: Branch, p: u32) {
     }
 }
 
-/// The row×box occupancy matrix of a band mask.
+/// The row×box occupancy matrix of a band mask (bit `3·r + k`: row `r` has
+/// the digit in box `k`).
 #[inline(always)]
-fn band_matrix(a: u32) -> usize {
+fn band_matrix<const SIMD: bool>(a: u32) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if SIMD {
+        // SAFETY: the SIMD path only runs where BMI2 was detected.
+        return unsafe { std::arch::x86_64::_pext_u32(a | a >> 1 | a >> 2, 0x124_9249) } as usize;
+    }
     (SHRINK[(a & 0x1FF) as usize] | SHRINK[((a >> 9) & 0x1FF) as usize] << 3 | SHRINK[(a >> 18) as usize] << 6)
         as usize
 }
 
-/// The columns (9 bits) a band mask still uses.
+/// The columns of a digit's three band masks: bit `9·b + c` is set when band
+/// `b` still has the digit in column `c`.
 #[inline(always)]
-fn band_columns(a: u32) -> u32 {
-    (a | a >> 9 | a >> 18) & 0x1FF
+fn column_word(row: &[u32; 4]) -> u32 {
+    let col = |a: u32| (a | a >> 9 | a >> 18) & 0x1FF;
+    col(row[0]) | col(row[1]) << 9 | col(row[2]) << 18
 }
 
-/// The band×column occupancy matrix of stack `s` from three column sets.
+/// The band×column occupancy matrix of stack `s` (bit `3·b + j`: band `b`
+/// has the digit in column `3·s + j`) from a column word.
 #[inline(always)]
-fn stack_matrix(cols: [u32; 3], s: u32) -> usize {
-    let s = 3 * s;
-    (((cols[0] >> s) & 7) | ((cols[1] >> s) & 7) << 3 | ((cols[2] >> s) & 7) << 6) as usize
+fn stack_matrix<const SIMD: bool>(w: u32, s: u32) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if SIMD {
+        // SAFETY: the SIMD path only runs where BMI2 was detected.
+        return unsafe { std::arch::x86_64::_pext_u32(w, columns(7 << (3 * s))) } as usize;
+    }
+    let w = w >> (3 * s);
+    ((w & 7) | (w >> 6) & 0o70 | (w >> 12) & 0o700) as usize
+}
+
+/// The inverse of [`stack_matrix`]: a stack matrix spread back into a
+/// column word.
+#[inline(always)]
+fn stack_deposit<const SIMD: bool>(m: u32, s: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if SIMD {
+        // SAFETY: the SIMD path only runs where BMI2 was detected.
+        return unsafe { std::arch::x86_64::_pdep_u32(m, columns(7 << (3 * s))) };
+    }
+    ((m & 7) | (m & 0o70) << 6 | (m & 0o700) << 12) << (3 * s)
 }
 
 /// Runs band and stack updates until no mask changes; false on a
@@ -355,11 +379,11 @@ fn propagate<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> b
                 while bands != 0 {
                     let b = bands.trailing_zeros() as usize;
                     bands &= bands - 1;
-                    if !band_update(board, prev, d, b) {
+                    if !band_update::<SIMD>(board, prev, d, b) {
                         return false;
                     }
                 }
-                match stack_update(board, d) {
+                match stack_update::<SIMD>(board, d) {
                     Some(changed) => bands = changed,
                     None => return false,
                 }
@@ -371,9 +395,9 @@ fn propagate<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> b
 /// The row logic of digit `d` in band `b`: keep the mini-rows some
 /// permutation uses, then place the cells left alone in their row.
 #[inline(always)]
-fn band_update(board: &mut Board, prev: &mut [[u32; 4]; 9], d: usize, b: usize) -> bool {
+fn band_update<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9], d: usize, b: usize) -> bool {
     let a = board.cand[d][b];
-    let a = a & BAND_KEEP[band_matrix(a)];
+    let a = a & BAND_KEEP[band_matrix::<SIMD>(a)];
     if a == 0 {
         return false;
     }
@@ -396,61 +420,139 @@ fn band_update(board: &mut Board, prev: &mut [[u32; 4]; 9], d: usize, b: usize) 
 /// The column logic of digit `d` in all three stacks; returns the bands whose
 /// mask shrank, or `None` on a contradiction.
 #[inline(always)]
-fn stack_update(board: &mut Board, d: usize) -> Option<u32> {
+fn stack_update<const SIMD: bool>(board: &mut Board, d: usize) -> Option<u32> {
     let row = &mut board.cand[d];
-    let cols = [band_columns(row[0]), band_columns(row[1]), band_columns(row[2])];
-    let mut keep = [0u32; 3];
+    let w = column_word(row);
+    let mut keep = 0;
     for s in 0..3 {
-        let allowed = u32::from(ALLOWED[stack_matrix(cols, s)]);
+        let allowed = u32::from(ALLOWED[stack_matrix::<SIMD>(w, s)]);
         if allowed == 0 {
             return None;
         }
-        for (b, k) in keep.iter_mut().enumerate() {
-            *k |= ((allowed >> (3 * b)) & 7) << (3 * s);
-        }
+        keep |= stack_deposit::<SIMD>(allowed, s);
+    }
+    if keep == w {
+        return Some(0);
     }
     let mut changed = 0;
-    for b in 0..3 {
-        let next = row[b] & columns(keep[b]);
-        changed |= u32::from(next != row[b]) << b;
-        row[b] = next;
+    for (b, a) in row.iter_mut().take(3).enumerate() {
+        let next = *a & columns((keep >> (9 * b)) & 0x1FF);
+        changed |= u32::from(next != *a) << b;
+        *a = next;
     }
     Some(changed)
 }
 
-/// The digit-in-band or digit-in-stack with the fewest permutations left
-/// (at least two), and those permutations as a bit set.
+/// What [`examine`] found.
+enum Next {
+    /// Some mini-line needs more or fewer digits than it can take.
+    Contradiction,
+    /// Triad reasoning removed candidates: propagate again.
+    Changed,
+    /// Nothing more follows: branch on these permutations.
+    Branch(Branch, u32),
+}
+
+/// The triad logic, then the choice of a branch.
+///
+/// A mini-row (three cells of a row in one box) holds exactly three digits,
+/// as does a mini-column. Per band, the occupancy matrices of the nine digits
+/// say which mini-rows each digit may use (`possible`) and which it must use
+/// (`certain`: the only one left in its row); a mini-row with fewer than
+/// three possible or more than three certain digits is a contradiction, one
+/// with exactly three possible digits takes all three, one with exactly three
+/// certain digits excludes the rest. Stacks and mini-columns likewise.
+///
+/// With nothing to remove, the branch is the one tdoku picks: in the band
+/// or stack with the fewest permutations summed over its digits (among those
+/// not yet fixed), the digit with the fewest permutations left.
 #[inline(always)]
-fn choose(board: &Board) -> (Branch, u32) {
-    let mut best = (Branch::Band { digit: 0, band: 0 }, 0u32);
-    let mut best_n = u32::MAX;
+fn examine<const SIMD: bool>(board: &mut Board) -> Next {
+    // mats[u][d]: occupancy matrix of digit d in unit u (bands 0..3, stacks
+    // 3..6).
+    let mut mats = [[0u32; 9]; 6];
     for d in 0..9 {
         let row = &board.cand[d];
-        for b in 0..3 {
-            let v = u32::from(VALID[band_matrix(row[b])]);
-            let n = v.count_ones();
-            if n >= 2 && n < best_n {
-                best = (Branch::Band { digit: d as u8, band: b as u8 }, v);
-                best_n = n;
-                if n == 2 {
-                    return best;
-                }
-            }
-        }
-        let cols = [band_columns(row[0]), band_columns(row[1]), band_columns(row[2])];
-        for s in 0..3 {
-            let v = u32::from(VALID[stack_matrix(cols, s)]);
-            let n = v.count_ones();
-            if n >= 2 && n < best_n {
-                best = (Branch::Stack { digit: d as u8, stack: s as u8 }, v);
-                best_n = n;
-                if n == 2 {
-                    return best;
-                }
-            }
+        let w = column_word(row);
+        for u in 0..3 {
+            mats[u][d] = band_matrix::<SIMD>(row[u]) as u32;
+            mats[u + 3][d] = stack_matrix::<SIMD>(w, u as u32) as u32;
         }
     }
-    best
+    let mut changed = false;
+    for (u, m) in mats.iter().enumerate() {
+        let (mut p1, mut p2, mut p3, mut p4) = (0, 0, 0, 0);
+        let (mut c1, mut c2, mut c3, mut c4) = (0, 0, 0, 0);
+        for &x in m {
+            p4 |= p3 & x;
+            p3 |= p2 & x;
+            p2 |= p1 & x;
+            p1 |= x;
+            let c = u32::from(LONE[x as usize]);
+            c4 |= c3 & c;
+            c3 |= c2 & c;
+            c2 |= c1 & c;
+            c1 |= c;
+        }
+        if (!p3 | c4) & 0x1FF != 0 {
+            return Next::Contradiction;
+        }
+        let take = p3 & !p4;
+        let full = c3 & !c4;
+        if take | full == 0 {
+            continue;
+        }
+        for (d, &x) in m.iter().enumerate() {
+            let c = u32::from(LONE[x as usize]);
+            let gain = x & take & !c;
+            let lose = x & full & !c;
+            if gain | lose == 0 {
+                continue;
+            }
+            let next = (x & !lose & !u32::from(COVER[gain as usize])) | gain;
+            let row = &mut board.cand[d];
+            if u < 3 {
+                row[u] &= BAND_KEEP[next as usize];
+            } else {
+                let s = u as u32 - 3;
+                let w = stack_deposit::<SIMD>(next, s);
+                let others = !columns(7 << (3 * s));
+                for (b, a) in row.iter_mut().take(3).enumerate() {
+                    *a &= others | columns((w >> (9 * b)) & 0x1FF);
+                }
+            }
+            changed = true;
+        }
+    }
+    if changed {
+        return Next::Changed;
+    }
+    let mut best_u = 0;
+    let mut best_total = u32::MAX;
+    for (u, m) in mats.iter().enumerate() {
+        let t: u32 = m.iter().map(|&x| u32::from(VALID[x as usize]).count_ones()).sum();
+        if t > 9 && t < best_total {
+            best_total = t;
+            best_u = u;
+        }
+    }
+    let mut best_d = 0;
+    let mut best_n = u32::MAX;
+    for (d, &x) in mats[best_u].iter().enumerate() {
+        let n = u32::from(VALID[x as usize]).count_ones();
+        if n >= 2 && n < best_n {
+            best_n = n;
+            best_d = d;
+        }
+    }
+    let digit = best_d as u8;
+    let branch = if best_u < 3 {
+        Branch::Band { digit, band: best_u as u8 }
+    } else {
+        Branch::Stack { digit, stack: best_u as u8 - 3 }
+    };
+    let untried = if best_n == u32::MAX { 0 } else { u32::from(VALID[mats[best_u][best_d] as usize]) };
+    Next::Branch(branch, untried)
 }
 
 /// The digits of a solved board, row-major.
