@@ -1,1 +1,52 @@
-fn main(){}
+//! `sudokit`: the command-line face of the sudokit library.
+//!
+//! Each subcommand lives in its own module under [`commands`]; they parse
+//! flags, call the library and print. Exit status: 0 when every input line was
+//! valid, 1 when some were invalid (all others still answered), 2 on a usage or
+//! I/O error.
+
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Sudoku-family puzzles of every box shape: analyse, solve, count.
+#[derive(Parser, Debug)]
+#[command(name = "sudokit", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Say for each puzzle whether its solution is unique, absent or multiple.
+    Analyze(commands::analyze::AnalyzeArgs),
+    /// Print a solution of each puzzle.
+    Solve(commands::solve::SolveArgs),
+    /// Print the exact number of solutions of each puzzle.
+    Count(commands::count::CountArgs),
+    /// Shortest solutions of 8- and 15-puzzles (sliding tiles).
+    Slide(commands::slide::SlideArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Analyze(args) => commands::analyze::run(args),
+        Command::Solve(args) => commands::solve::run(args),
+        Command::Count(args) => commands::count::run(args),
+        Command::Slide(args) => commands::slide::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            if commands::is_broken_pipe(&error) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("sudokit: error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -21,6 +21,9 @@ use crate::solver::{solver_for, Solver, Status};
 /// Bytes read per block before the block is analysed.
 pub const BLOCK_BYTES: usize = 4 << 20;
 
+/// Size of the first read buffer; it doubles as the input proves large.
+const FIRST_READ_BYTES: usize = 64 << 10;
+
 /// Pieces per worker thread a block is cut into, so uneven pieces balance.
 const PIECES_PER_THREAD: usize = 4;
 
@@ -31,7 +34,7 @@ pub struct AnalyzeOptions {
     pub spec: FormatSpec,
     /// Also decide, for unique puzzles, whether every clue is needed.
     pub minimal: bool,
-    /// Keep the solution of unique puzzles (for JSON output).
+    /// Keep the first solution of every solvable puzzle.
     pub solutions: bool,
 }
 
@@ -45,7 +48,8 @@ pub struct Analysis {
     /// For unique puzzles when asked: whether removing any clue loses
     /// uniqueness.
     pub minimal: Option<bool>,
-    /// For unique puzzles when asked: the solution (`N²` digits).
+    /// When asked and a solution exists: the first one found (`N²` digits;
+    /// the only one when the status is unique).
     pub solution: Option<Vec<u8>>,
 }
 
@@ -137,7 +141,7 @@ fn analyze_puzzle(solver: &mut dyn Solver, givens: &[u8], options: &AnalyzeOptio
     Analysis {
         status,
         clues: givens.iter().filter(|&&v| v != 0).count(),
-        solution: (unique && options.solutions).then(|| scratch.to_vec()),
+        solution: (status != Status::None && options.solutions).then(|| scratch.to_vec()),
         minimal: (unique && options.minimal).then(|| is_minimal(solver, givens)),
     }
 }
@@ -209,10 +213,14 @@ fn pieces(block: &[u8], parts: usize) -> Vec<&[u8]> {
 }
 
 /// Reads whole-line blocks from a stream.
+///
+/// `buffer` is zeroed only when it grows (to a block and a quarter, or more
+/// for a line longer than a block); `buffer[..filled]` holds unread input, of which the first
+/// `block_len` bytes were handed out as the current block.
 struct BlockReader<R> {
     input: R,
     buffer: Vec<u8>,
-    /// Bytes at the front of `buffer` that belong to the current block.
+    filled: usize,
     block_len: usize,
     eof: bool,
 }
@@ -222,6 +230,7 @@ impl<R: Read> BlockReader<R> {
         BlockReader {
             input,
             buffer: Vec::new(),
+            filled: 0,
             block_len: 0,
             eof: false,
         }
@@ -234,25 +243,28 @@ impl<R: Read> BlockReader<R> {
     /// input has no more bytes ready (a pipe fed line by line), so that
     /// interactive input is answered without waiting for a full block.
     fn next_block(&mut self) -> io::Result<Option<&[u8]>> {
-        self.buffer.drain(..self.block_len);
+        self.buffer.copy_within(self.block_len..self.filled, 0);
+        self.filled -= self.block_len;
         self.block_len = 0;
-        let mut complete_lines = self.buffer.contains(&b'\n');
-        while !self.eof && self.buffer.len() < BLOCK_BYTES {
-            let short = self.fill()?;
-            complete_lines = complete_lines || self.buffer.contains(&b'\n');
+        let mut complete_lines = self.buffer[..self.filled].contains(&b'\n');
+        while !self.eof && self.filled < BLOCK_BYTES {
+            let (start, short) = (self.filled, self.fill()?);
+            complete_lines = complete_lines || self.buffer[start..self.filled].contains(&b'\n');
             if short && complete_lines {
                 break;
             }
         }
         // A single line longer than a block: read on until it ends.
         while !self.eof && !complete_lines {
+            let start = self.filled;
             self.fill()?;
-            complete_lines = self.buffer.contains(&b'\n');
+            complete_lines = self.buffer[start..self.filled].contains(&b'\n');
         }
+        let data = &self.buffer[..self.filled];
         let cut = if self.eof {
-            self.buffer.len()
+            data.len()
         } else {
-            self.buffer.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)
+            data.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)
         };
         if cut == 0 {
             return Ok(None);
@@ -262,28 +274,23 @@ impl<R: Read> BlockReader<R> {
     }
 
     /// Appends one read's worth of input; `true` when the read returned less
-    /// than asked for.
+    /// than there was room for.
     fn fill(&mut self) -> io::Result<bool> {
-        let start = self.buffer.len();
-        let want = BLOCK_BYTES.max(self.buffer.capacity() - start);
-        self.buffer.resize(start + want, 0);
-        let result = loop {
-            match self.input.read(&mut self.buffer[start..]) {
+        // Start small (most inputs are small) and double while room is short.
+        if self.buffer.len() - self.filled < self.buffer.len() / 4 + 1 {
+            let grown = (self.buffer.len() * 2).max(FIRST_READ_BYTES);
+            self.buffer.resize(grown, 0);
+        }
+        let room = self.buffer.len() - self.filled;
+        let read = loop {
+            match self.input.read(&mut self.buffer[self.filled..]) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                other => break other,
+                other => break other?,
             }
         };
-        match result {
-            Ok(read) => {
-                self.buffer.truncate(start + read);
-                self.eof = read == 0;
-                Ok(read < want)
-            }
-            Err(e) => {
-                self.buffer.truncate(start);
-                Err(e)
-            }
-        }
+        self.filled += read;
+        self.eof = read == 0;
+        Ok(read < room)
     }
 }
 

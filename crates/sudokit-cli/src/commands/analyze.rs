@@ -1,0 +1,303 @@
+//! `sudokit analyze [FILE|-]`: unique, none or multiple for every puzzle
+//! (SPEC §2), in English, in the challenge's Chinese, or as JSON lines.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use sudokit::analyze::{analyze_stream, AnalyzeOptions, Summary, Verdict};
+use sudokit::parse::Format;
+use sudokit::solver::Status;
+
+use super::{open_input, push_number, FormatArgs, ThreadArgs};
+
+/// Options of `sudokit analyze`.
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// Puzzles, one per line; `-` or nothing for standard input.
+    pub input: Option<PathBuf>,
+    #[command(flatten)]
+    pub format: FormatArgs,
+    #[command(flatten)]
+    pub threads: ThreadArgs,
+    /// Language of the text output: `en`, or `zh` for the challenge's wording.
+    #[arg(long, value_enum, default_value_t = Lang::En)]
+    pub lang: Lang,
+    /// Output format: `text` lines, or `jsonl` (one JSON object per puzzle).
+    #[arg(long = "format", value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+    /// Also say whether each unique puzzle is minimal (every clue needed).
+    #[arg(long)]
+    pub minimal: bool,
+    /// No summary on standard error.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Language of text output.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    /// `Puzzle # 1 has a unique solution`.
+    En,
+    /// `谜题 # 1 有唯一解`, the challenge's original wording.
+    Zh,
+}
+
+/// Shape of the output.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// One sentence per puzzle.
+    Text,
+    /// One JSON object per puzzle.
+    Jsonl,
+}
+
+/// The words of one language.
+struct Wording {
+    puzzle: &'static str,
+    unique: &'static str,
+    none: &'static str,
+    multiple: &'static str,
+    invalid: &'static str,
+    minimal: &'static str,
+    not_minimal: &'static str,
+}
+
+const ENGLISH: Wording = Wording {
+    puzzle: "Puzzle # ",
+    unique: " has a unique solution",
+    none: " has no solution",
+    multiple: " has multiple solutions",
+    invalid: " is invalid: ",
+    minimal: " and is minimal",
+    not_minimal: " and is not minimal",
+};
+
+const CHINESE: Wording = Wording {
+    puzzle: "谜题 # ",
+    unique: " 有唯一解",
+    none: " 无解",
+    multiple: " 有多解",
+    invalid: " 格式错误: ",
+    minimal: "，是最小谜题",
+    not_minimal: "，不是最小谜题",
+};
+
+/// One line of `--format jsonl`.
+#[derive(Serialize)]
+struct Record<'a> {
+    puzzle: u64,
+    id: Option<&'a str>,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clues: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    minimal: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// Writes verdicts as they come, numbering puzzles across blocks.
+struct Printer {
+    output: OutputFormat,
+    words: &'static Wording,
+    next_number: u64,
+    buffer: Vec<u8>,
+}
+
+impl Printer {
+    fn write(&mut self, format: Option<&Format>, verdicts: &[Verdict<'_>]) -> io::Result<()> {
+        self.buffer.clear();
+        for verdict in verdicts {
+            self.next_number += 1;
+            match self.output {
+                OutputFormat::Text => self.text(verdict),
+                OutputFormat::Jsonl => self.json(format, verdict)?,
+            }
+        }
+        let mut stdout = io::stdout().lock();
+        stdout.write_all(&self.buffer)?;
+        stdout.flush()
+    }
+
+    fn text(&mut self, verdict: &Verdict<'_>) {
+        let (out, words) = (&mut self.buffer, self.words);
+        if let Some(id) = verdict.id {
+            out.extend_from_slice(id.as_bytes());
+            out.push(b':');
+        }
+        out.extend_from_slice(words.puzzle.as_bytes());
+        push_number(out, self.next_number);
+        match &verdict.result {
+            Ok(analysis) => {
+                let status = match analysis.status {
+                    Status::Unique => words.unique,
+                    Status::None => words.none,
+                    Status::Multiple => words.multiple,
+                };
+                out.extend_from_slice(status.as_bytes());
+                match analysis.minimal {
+                    Some(true) => out.extend_from_slice(words.minimal.as_bytes()),
+                    Some(false) => out.extend_from_slice(words.not_minimal.as_bytes()),
+                    None => {}
+                }
+            }
+            Err(error) => {
+                out.extend_from_slice(words.invalid.as_bytes());
+                out.extend_from_slice(error.to_string().as_bytes());
+            }
+        }
+        out.push(b'\n');
+    }
+
+    fn json(&mut self, format: Option<&Format>, verdict: &Verdict<'_>) -> io::Result<()> {
+        let mut record = Record {
+            puzzle: self.next_number,
+            id: verdict.id,
+            status: "invalid",
+            solution: None,
+            clues: None,
+            minimal: None,
+            error: None,
+        };
+        match &verdict.result {
+            Ok(analysis) => {
+                record.status = match analysis.status {
+                    Status::Unique => "unique",
+                    Status::None => "none",
+                    Status::Multiple => "multiple",
+                };
+                record.clues = Some(analysis.clues);
+                record.minimal = analysis.minimal;
+                let unique = analysis.status == Status::Unique;
+                if let (Some(grid), Some(format), true) = (&analysis.solution, format, unique) {
+                    let mut text = Vec::with_capacity(grid.len());
+                    format.alphabet().write_cells(grid, &mut text);
+                    record.solution = Some(String::from_utf8_lossy(&text).into_owned());
+                }
+            }
+            Err(error) => record.error = Some(error.to_string()),
+        }
+        serde_json::to_writer(&mut self.buffer, &record)?;
+        self.buffer.push(b'\n');
+        Ok(())
+    }
+}
+
+/// Runs `sudokit analyze`.
+pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
+    let threads = args.threads.install()?;
+    let started = Instant::now();
+    let input = open_input(args.input.as_deref())?;
+    let total_bytes = args
+        .input
+        .as_deref()
+        .and_then(|p| std::fs::metadata(p).ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    let progress = Progress::new(total_bytes, !args.quiet && io::stderr().is_terminal());
+    let input = progress.bar.wrap_read(input);
+    let options = AnalyzeOptions {
+        spec: args.format.spec(),
+        minimal: args.minimal,
+        solutions: args.output == OutputFormat::Jsonl,
+    };
+    let mut printer = Printer {
+        output: args.output,
+        words: if args.lang == Lang::Zh { &CHINESE } else { &ENGLISH },
+        next_number: 0,
+        buffer: Vec::new(),
+    };
+    let summary = analyze_stream(input, &options, |format, verdicts| {
+        progress.tick(started);
+        printer.write(format, verdicts)
+    })?;
+    progress.bar.finish_and_clear();
+    if !args.quiet {
+        print_summary(&summary, args.lang, threads, started.elapsed());
+    }
+    Ok(if summary.invalid > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// A progress bar on a terminal, shown only once a run has lasted a second.
+struct Progress {
+    bar: ProgressBar,
+    wanted: bool,
+}
+
+impl Progress {
+    const DELAY: Duration = Duration::from_secs(1);
+
+    fn new(total_bytes: Option<u64>, wanted: bool) -> Progress {
+        let bar = match total_bytes {
+            Some(len) => ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden()).with_style(
+                ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
+                    .expect("valid template"),
+            ),
+            None => ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden()).with_style(
+                ProgressStyle::with_template("{spinner} {bytes} read, {bytes_per_sec}").expect("valid template"),
+            ),
+        };
+        Progress { bar, wanted }
+    }
+
+    fn tick(&self, started: Instant) {
+        if self.wanted && self.bar.is_hidden() && started.elapsed() > Self::DELAY {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    }
+}
+
+fn print_summary(summary: &Summary, lang: Lang, threads: usize, wall: Duration) {
+    let rate = summary.puzzles() as f64 / wall.as_secs_f64().max(1e-9);
+    let secs = |d: Duration| d.as_secs_f64();
+    match lang {
+        Lang::En => {
+            eprintln!(
+                "{} puzzles: {} unique, {} no solution, {} multiple, {} invalid",
+                summary.puzzles(),
+                summary.unique,
+                summary.none,
+                summary.multiple,
+                summary.invalid
+            );
+            eprintln!(
+                "time: read {:.3}s, compute {:.3}s, write {:.3}s, total {:.3}s; {} threads, {:.0} puzzles/s",
+                secs(summary.read_time),
+                secs(summary.compute_time),
+                secs(summary.write_time),
+                secs(wall),
+                threads,
+                rate
+            );
+        }
+        Lang::Zh => {
+            eprintln!(
+                "共 {} 题: 唯一解 {}, 无解 {}, 多解 {}, 格式错误 {}",
+                summary.puzzles(),
+                summary.unique,
+                summary.none,
+                summary.multiple,
+                summary.invalid
+            );
+            eprintln!(
+                "读入时间: {:.3}s, 计算时间: {:.3}s, 输出时间: {:.3}s, 总时间: {:.3}s; 线程 {}, 每秒 {:.0} 题",
+                secs(summary.read_time),
+                secs(summary.compute_time),
+                secs(summary.write_time),
+                secs(wall),
+                threads,
+                rate
+            );
+        }
+    }
+}

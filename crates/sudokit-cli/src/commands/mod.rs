@@ -1,0 +1,106 @@
+//! One module per subcommand, and the flags and helpers they share.
+
+pub mod analyze;
+pub mod count;
+pub mod slide;
+pub mod solve;
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use sudokit::grid::Shape;
+use sudokit::parse::FormatSpec;
+
+/// `--box` and `--symbols`, taken by every Sudoku command.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct FormatArgs {
+    /// Box shape RxC (rows x columns per box), e.g. 2x3 or 3x2. Default: from
+    /// the first puzzle's size, with R <= C and R as large as possible.
+    #[arg(long = "box", value_name = "RxC")]
+    pub shape: Option<Shape>,
+    /// The N symbols in digit order, e.g. ABCDEFGHIJKLMNOP or 0123456789ABCDEF.
+    /// Default: the first N of 1-9, A-Z, a-z. Blanks are . * - _ 0 unless symbols.
+    #[arg(long, value_name = "STRING")]
+    pub symbols: Option<String>,
+}
+
+impl FormatArgs {
+    /// The library's view of these flags.
+    pub fn spec(&self) -> FormatSpec {
+        FormatSpec {
+            shape: self.shape,
+            symbols: self.symbols.clone(),
+        }
+    }
+}
+
+/// `--threads`: the size of the worker pool.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ThreadArgs {
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+}
+
+impl ThreadArgs {
+    /// Sizes rayon's global pool; returns the number of threads it has.
+    pub fn install(&self) -> anyhow::Result<usize> {
+        if let Some(n) = self.threads {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n as usize)
+                .build_global()
+                .context("starting worker threads")?;
+        }
+        Ok(rayon::current_num_threads())
+    }
+}
+
+/// Opens `path` for reading; `None` or `-` is standard input.
+pub fn open_input(path: Option<&Path>) -> anyhow::Result<Box<dyn Read + Send>> {
+    match path {
+        None => Ok(Box::new(io::stdin())),
+        Some(p) if p == Path::new("-") => Ok(Box::new(io::stdin())),
+        Some(p) => {
+            let file = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
+            Ok(Box::new(file))
+        }
+    }
+}
+
+/// Puzzles given on the command line instead of a file: a single argument
+/// that names an existing file (or `-`) is read as input, anything else is a
+/// puzzle line.
+pub fn inputs_from_args(args: &[String]) -> anyhow::Result<Box<dyn Read + Send>> {
+    match args {
+        [] => open_input(None),
+        [one] if one == "-" || Path::new(one).is_file() => open_input(Some(&PathBuf::from(one))),
+        puzzles => Ok(Box::new(io::Cursor::new(puzzles.join("\n").into_bytes()))),
+    }
+}
+
+/// Whether an error is the reader of our output going away (`| head`), which
+/// ends the run quietly rather than as a failure.
+pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Appends the decimal digits of `n`.
+pub fn push_number(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
