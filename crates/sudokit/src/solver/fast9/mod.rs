@@ -45,7 +45,7 @@ mod tables;
 use super::{Outcome, Solver};
 use crate::grid::Shape;
 use kernel::Counts;
-use tables::{columns, ALLOWED, BAND, BAND_KEEP, COVER, LONE, PEERS, PERMS, PERM_ROWS, SHRINK, VALID};
+use tables::{columns, ALLOWED, BAND, BAND_KEEP, COL_LOCK, COVER, LONE, PEERS, PERMS, PERM_ROWS, SHRINK, VALID};
 
 /// Candidate masks of a position; see the module docs for the layout.
 #[derive(Clone, Copy)]
@@ -376,16 +376,10 @@ fn propagate<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> b
         for d in 0..9 {
             let mut bands = (dirty >> (3 * d)) & 7;
             while bands != 0 {
-                while bands != 0 {
-                    let b = bands.trailing_zeros() as usize;
-                    bands &= bands - 1;
-                    if !band_update::<SIMD>(board, prev, d, b) {
-                        return false;
-                    }
-                }
-                match stack_update::<SIMD>(board, d) {
-                    Some(changed) => bands = changed,
-                    None => return false,
+                let b = bands.trailing_zeros() as usize;
+                bands &= bands - 1;
+                if !band_update::<SIMD>(board, prev, d, b) {
+                    return false;
                 }
             }
         }
@@ -403,6 +397,10 @@ fn band_update<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9], d:
     }
     prev[d][b] = a;
     board.cand[d][b] = a;
+    // A box whose cells for the digit share one column claims that column.
+    let lock = COL_LOCK[((a | a >> 9 | a >> 18) & 0x1FF) as usize];
+    board.cand[d][(b + 1) % 3] &= lock;
+    board.cand[d][(b + 2) % 3] &= lock;
     // Each row is non-empty now; keep the rows holding exactly one cell.
     let lone = |x: u32| if x & (x - 1) == 0 { x } else { 0 };
     let single = lone(a & 0x1FF) | lone((a >> 9) & 0x1FF) << 9 | lone(a >> 18) << 18;
@@ -417,30 +415,15 @@ fn band_update<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9], d:
     true
 }
 
-/// The column logic of digit `d` in all three stacks; returns the bands whose
-/// mask shrank, or `None` on a contradiction.
+/// Keeps, in stack `s` of a digit's masks, only the mini-columns of matrix
+/// `m`.
 #[inline(always)]
-fn stack_update<const SIMD: bool>(board: &mut Board, d: usize) -> Option<u32> {
-    let row = &mut board.cand[d];
-    let w = column_word(row);
-    let mut keep = 0;
-    for s in 0..3 {
-        let allowed = u32::from(ALLOWED[stack_matrix::<SIMD>(w, s)]);
-        if allowed == 0 {
-            return None;
-        }
-        keep |= stack_deposit::<SIMD>(allowed, s);
-    }
-    if keep == w {
-        return Some(0);
-    }
-    let mut changed = 0;
+fn restrict_stack<const SIMD: bool>(row: &mut [u32; 4], s: u32, m: u32) {
+    let w = stack_deposit::<SIMD>(m, s);
+    let others = !columns(7 << (3 * s));
     for (b, a) in row.iter_mut().take(3).enumerate() {
-        let next = *a & columns((keep >> (9 * b)) & 0x1FF);
-        changed |= u32::from(next != *a) << b;
-        *a = next;
+        *a &= others | columns((w >> (9 * b)) & 0x1FF);
     }
-    Some(changed)
 }
 
 /// What [`examine`] found.
@@ -479,7 +462,24 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
             mats[u + 3][d] = stack_matrix::<SIMD>(w, u as u32) as u32;
         }
     }
+    // The column logic: keep the mini-columns some permutation uses.
     let mut changed = false;
+    for s in 0..3 {
+        for d in 0..9 {
+            let x = mats[s + 3][d];
+            let allowed = u32::from(ALLOWED[x as usize]);
+            if allowed == 0 {
+                return Next::Contradiction;
+            }
+            if allowed != x {
+                restrict_stack::<SIMD>(&mut board.cand[d], s as u32, allowed);
+                changed = true;
+            }
+        }
+    }
+    if changed {
+        return Next::Changed;
+    }
     for (u, m) in mats.iter().enumerate() {
         let (mut p1, mut p2, mut p3, mut p4) = (0, 0, 0, 0);
         let (mut c1, mut c2, mut c3, mut c4) = (0, 0, 0, 0);
@@ -510,16 +510,10 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
                 continue;
             }
             let next = (x & !lose & !u32::from(COVER[gain as usize])) | gain;
-            let row = &mut board.cand[d];
             if u < 3 {
-                row[u] &= BAND_KEEP[next as usize];
+                board.cand[d][u] &= BAND_KEEP[next as usize];
             } else {
-                let s = u as u32 - 3;
-                let w = stack_deposit::<SIMD>(next, s);
-                let others = !columns(7 << (3 * s));
-                for (b, a) in row.iter_mut().take(3).enumerate() {
-                    *a &= others | columns((w >> (9 * b)) & 0x1FF);
-                }
+                restrict_stack::<SIMD>(&mut board.cand[d], u as u32 - 3, next);
             }
             changed = true;
         }

@@ -164,6 +164,28 @@ pub(super) const COVER: [u16; 512] = {
     t
 };
 
+/// `COL_LOCK[c]`: for a digit's columns `c` in one band, the cells the other
+/// bands keep: every column that is the digit's only one in its box is
+/// removed.
+pub(super) const COL_LOCK: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut c = 0;
+    while c < 512 {
+        let mut keep = BAND;
+        let mut k = 0;
+        while k < 3 {
+            let x = (c >> (3 * k)) & 7;
+            if x != 0 && x & (x - 1) == 0 {
+                keep &= !columns((x << (3 * k)) as u32);
+            }
+            k += 1;
+        }
+        t[c] = keep;
+        c += 1;
+    }
+    t
+};
+
 /// `PEERS[i]`: the cells of a band sharing a row or a box with cell `i`
 /// (`i` = 9·row + column within the band), the cell itself excluded.
 pub(super) const PEERS: [u32; 27] = {
