@@ -45,7 +45,7 @@ mod tables;
 use super::{Outcome, Solver};
 use crate::grid::Shape;
 use kernel::Counts;
-use tables::{columns, ALLOWED, BAND, BAND_KEEP, COL_LOCK, COVER, LONE, PEERS, PERMS, PERM_ROWS, SHRINK, VALID};
+use tables::{columns, ALLOWED, BAND, BAND_KEEP, COL_LOCK, COVER, PEERS, PERMS, PERM_ROWS, SHRINK, VALID};
 
 /// Candidate masks of a position; see the module docs for the layout.
 #[derive(Clone, Copy)]
@@ -227,23 +227,34 @@ impl Solver for Fast9Solver {
         self.limit = limit.max(1);
         self.outcome = Outcome::default();
         self.first = None;
-        let mut board = Board {
-            cand: [[BAND, BAND, BAND, 0]; 9],
-            unsolved: [BAND, BAND, BAND, 0],
-        };
+        // Each given keeps only its digit, then takes that digit from its
+        // peers. A given clashing with an earlier one loses its own digit
+        // that way: the cell is left empty and the search fails.
+        let mut own = [[0u32; 4]; 9];
+        let mut given = [0u32; 4];
         for (cell, &v) in givens.iter().enumerate() {
             if v != 0 {
-                let (b, i) = (cell / 27, cell % 27);
-                let bit = 1 << i;
-                let d = usize::from(v - 1);
-                // A given clashing with an earlier one finds its own digit
-                // already gone: the cell is left empty and the search fails.
-                let kept = board.cand[d][b] & bit;
-                for row in board.cand.iter_mut() {
-                    row[b] &= !bit;
+                let (b, bit) = (cell / 27, 1 << (cell % 27));
+                own[usize::from(v - 1)][b] |= bit;
+                given[b] |= bit;
+            }
+        }
+        let mut board = Board {
+            cand: [[0; 4]; 9],
+            unsolved: [BAND, BAND, BAND, 0],
+        };
+        for (row, own) in board.cand.iter_mut().zip(&own) {
+            for b in 0..3 {
+                row[b] = (BAND & !given[b]) | own[b];
+            }
+        }
+        for (d, own) in own.iter().enumerate() {
+            for (b, &cells) in own.iter().take(3).enumerate() {
+                let mut m = cells;
+                while m != 0 {
+                    eliminate_peers(&mut board, d, b, m.trailing_zeros() as usize);
+                    m &= m - 1;
                 }
-                board.cand[d][b] |= kept;
-                eliminate_peers(&mut board, d, b, i);
             }
         }
         self.run(board);
@@ -451,28 +462,27 @@ enum Next {
 /// not yet fixed), the digit with the fewest permutations left.
 #[inline(always)]
 fn examine<const SIMD: bool>(board: &mut Board) -> Next {
-    // mats[u][d]: occupancy matrix of digit d in unit u (bands 0..3, stacks
-    // 3..6).
-    let mut mats = [[0u32; 9]; 6];
-    for d in 0..9 {
-        let row = &board.cand[d];
+    // mats[d][u]: occupancy matrix of digit d in unit u (bands 0..3, stacks
+    // 3..6; lanes 6 and 7 stay empty), laid out for 128-bit lanes.
+    let mut mats = [[0u16; 8]; 9];
+    for (m, row) in mats.iter_mut().zip(&board.cand) {
         let w = column_word(row);
         for u in 0..3 {
-            mats[u][d] = band_matrix::<SIMD>(row[u]) as u32;
-            mats[u + 3][d] = stack_matrix::<SIMD>(w, u as u32) as u32;
+            m[u] = band_matrix::<SIMD>(row[u]) as u16;
+            m[u + 3] = stack_matrix::<SIMD>(w, u as u32) as u16;
         }
     }
     // The column logic: keep the mini-columns some permutation uses.
     let mut changed = false;
-    for s in 0..3 {
-        for d in 0..9 {
-            let x = mats[s + 3][d];
-            let allowed = u32::from(ALLOWED[x as usize]);
+    for (d, m) in mats.iter().enumerate() {
+        for s in 0..3 {
+            let x = m[s + 3];
+            let allowed = ALLOWED[x as usize];
             if allowed == 0 {
                 return Next::Contradiction;
             }
             if allowed != x {
-                restrict_stack::<SIMD>(&mut board.cand[d], s as u32, allowed);
+                restrict_stack::<SIMD>(&mut board.cand[d], s as u32, allowed.into());
                 changed = true;
             }
         }
@@ -480,51 +490,67 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
     if changed {
         return Next::Changed;
     }
-    for (u, m) in mats.iter().enumerate() {
-        let (mut p1, mut p2, mut p3, mut p4) = (0, 0, 0, 0);
-        let (mut c1, mut c2, mut c3, mut c4) = (0, 0, 0, 0);
-        for &x in m {
-            p4 |= p3 & x;
-            p3 |= p2 & x;
-            p2 |= p1 & x;
-            p1 |= x;
-            let c = u32::from(LONE[x as usize]);
-            c4 |= c3 & c;
-            c3 |= c2 & c;
-            c2 |= c1 & c;
-            c1 |= c;
-        }
-        if (!p3 | c4) & 0x1FF != 0 {
-            return Next::Contradiction;
-        }
-        let take = p3 & !p4;
-        let full = c3 & !c4;
-        if take | full == 0 {
-            continue;
-        }
-        for (d, &x) in m.iter().enumerate() {
-            let c = u32::from(LONE[x as usize]);
-            let gain = x & take & !c;
-            let lose = x & full & !c;
-            if gain | lose == 0 {
-                continue;
-            }
-            let next = (x & !lose & !u32::from(COVER[gain as usize])) | gain;
-            if u < 3 {
-                board.cand[d][u] &= BAND_KEEP[next as usize];
-            } else {
-                restrict_stack::<SIMD>(&mut board.cand[d], u as u32 - 3, next);
-            }
-            changed = true;
+    // Bit-sliced counts over the digits, all six units at once: p_k / c_k =
+    // mini-lines with at least k possible / certain digits.
+    let mut p = [[0u16; 8]; 4];
+    let mut c = [[0u16; 8]; 4];
+    let mut lone = [[0u16; 8]; 9];
+    for (m, l) in mats.iter().zip(lone.iter_mut()) {
+        for u in 0..8 {
+            let x = m[u];
+            let (b0, b1, b2) = (x & 0o111, (x >> 1) & 0o111, (x >> 2) & 0o111);
+            let multi = (b0 & b1) | (b0 & b2) | (b1 & b2);
+            let y = x & !(multi | multi << 1 | multi << 2);
+            l[u] = y;
+            p[3][u] |= p[2][u] & x;
+            p[2][u] |= p[1][u] & x;
+            p[1][u] |= p[0][u] & x;
+            p[0][u] |= x;
+            c[3][u] |= c[2][u] & y;
+            c[2][u] |= c[1][u] & y;
+            c[1][u] |= c[0][u] & y;
+            c[0][u] |= y;
         }
     }
-    if changed {
-        return Next::Changed;
+    let mut bad = 0;
+    let mut take = [0u16; 8];
+    let mut full = [0u16; 8];
+    for u in 0..8 {
+        bad |= (!p[2][u] | c[3][u]) & if u < 6 { 0x1FF } else { 0 };
+        take[u] = p[2][u] & !p[3][u];
+        full[u] = c[2][u] & !c[3][u];
+    }
+    if bad != 0 {
+        return Next::Contradiction;
+    }
+    // A mini-line with exactly three possible and three certain digits is
+    // settled; any other with three of either still has work to do.
+    if (0..6).any(|u| take[u] ^ full[u] != 0) {
+        for (d, (m, l)) in mats.iter().zip(&lone).enumerate() {
+            for u in 0..6 {
+                let (x, c) = (m[u], l[u]);
+                let gain = x & take[u] & !c;
+                let lose = x & full[u] & !c;
+                if gain | lose == 0 {
+                    continue;
+                }
+                let next = u32::from((x & !lose & !COVER[gain as usize]) | gain);
+                if u < 3 {
+                    board.cand[d][u] &= BAND_KEEP[next as usize];
+                } else {
+                    restrict_stack::<SIMD>(&mut board.cand[d], u as u32 - 3, next);
+                }
+                changed = true;
+            }
+        }
+        if changed {
+            return Next::Changed;
+        }
     }
     let mut best_u = 0;
     let mut best_total = u32::MAX;
-    for (u, m) in mats.iter().enumerate() {
-        let t: u32 = m.iter().map(|&x| u32::from(VALID[x as usize]).count_ones()).sum();
+    for u in 0..6 {
+        let t: u32 = mats.iter().map(|m| u32::from(VALID[m[u] as usize]).count_ones()).sum();
         if t > 9 && t < best_total {
             best_total = t;
             best_u = u;
@@ -532,8 +558,8 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
     }
     let mut best_d = 0;
     let mut best_n = u32::MAX;
-    for (d, &x) in mats[best_u].iter().enumerate() {
-        let n = u32::from(VALID[x as usize]).count_ones();
+    for (d, m) in mats.iter().enumerate() {
+        let n = u32::from(VALID[m[best_u] as usize]).count_ones();
         if n >= 2 && n < best_n {
             best_n = n;
             best_d = d;
@@ -545,7 +571,7 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
     } else {
         Branch::Stack { digit, stack: best_u as u8 - 3 }
     };
-    let untried = if best_n == u32::MAX { 0 } else { u32::from(VALID[mats[best_u][best_d] as usize]) };
+    let untried = if best_n == u32::MAX { 0 } else { u32::from(VALID[mats[best_d][best_u] as usize]) };
     Next::Branch(branch, untried)
 }
 

@@ -127,25 +127,6 @@ pub(super) const PERM_ROWS: [u32; 6] = {
     t
 };
 
-/// `LONE[m]`: the entries of matrix `m` alone in their line (row of the
-/// matrix).
-pub(super) const LONE: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut i = 0;
-        while i < 3 {
-            let line = (m >> (3 * i)) & 7;
-            if line != 0 && line & (line - 1) == 0 {
-                t[m] |= (line << (3 * i)) as u16;
-            }
-            i += 1;
-        }
-        m += 1;
-    }
-    t
-};
-
 /// `COVER[m]`: every entry sharing a line or a box (row or column of the
 /// matrix) with an entry of `m`.
 pub(super) const COVER: [u16; 512] = {
