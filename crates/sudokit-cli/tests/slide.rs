@@ -110,7 +110,13 @@ fn fifteen_puzzles_with_each_heuristic() {
     let cache_arg = cache.to_str().unwrap();
     for args in [
         vec!["--blank-first", "--databases", "6-6-3", "--no-cache"],
-        vec!["--blank-first", "--databases", "6-6-3", "--cache-dir", cache_arg],
+        vec![
+            "--blank-first",
+            "--databases",
+            "6-6-3",
+            "--cache-dir",
+            cache_arg,
+        ],
     ] {
         let out = slide(&args, &format!("{korf79}\n"));
         assert_eq!(out.status.code(), Some(0), "{out:?}");

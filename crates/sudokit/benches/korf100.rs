@@ -34,7 +34,10 @@ struct Instance {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let databases = if args.iter().any(|a| a == "6-6-3") {
         Databases::SixSixThree
     } else if args.iter().any(|a| a == "manhattan") {
@@ -59,7 +62,10 @@ fn main() -> ExitCode {
         PathBuf::from,
     );
     let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("korf100: {} not found; skipping (set SUDOKIT_KORF100)", path.display());
+        eprintln!(
+            "korf100: {} not found; skipping (set SUDOKIT_KORF100)",
+            path.display()
+        );
         return ExitCode::SUCCESS;
     };
     let instances: Vec<Instance> = text
@@ -67,7 +73,9 @@ fn main() -> ExitCode {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .take(first)
         .map(|line| {
-            let (head, tiles) = line.split_once('|').expect("id optimal nodes manhattan | tiles");
+            let (head, tiles) = line
+                .split_once('|')
+                .expect("id optimal nodes manhattan | tiles");
             let fields: Vec<&str> = head.split_whitespace().collect();
             Instance {
                 id: fields[0].parse().expect("id"),
@@ -88,7 +96,12 @@ fn main() -> ExitCode {
         setup.as_secs_f64()
     );
     for report in fifteen.reports() {
-        println!("  {:?}: {:?} in {:.2} s", report.tiles, report.origin, report.elapsed.as_secs_f64());
+        println!(
+            "  {:?}: {:?} in {:.2} s",
+            report.tiles,
+            report.origin,
+            report.elapsed.as_secs_f64()
+        );
     }
 
     let solving = Instant::now();
@@ -111,13 +124,19 @@ fn main() -> ExitCode {
         .collect();
     let solve_wall = solving.elapsed().as_secs_f64();
 
-    println!("{:>4} {:>4} {:>5} {:>12} {:>9}", "id", "opt", "found", "nodes", "seconds");
+    println!(
+        "{:>4} {:>4} {:>5} {:>12} {:>9}",
+        "id", "opt", "found", "nodes", "seconds"
+    );
     let mut all_optimal = true;
     for (inst, &(length, nodes, seconds, replays, _)) in instances.iter().zip(&results) {
         let ok = replays && length == inst.optimal;
         all_optimal &= ok;
         let flag = if ok { "" } else { "  WRONG" };
-        println!("{:>4} {:>4} {:>5} {:>12} {:>9.3}{flag}", inst.id, inst.optimal, length, nodes, seconds);
+        println!(
+            "{:>4} {:>4} {:>5} {:>12} {:>9.3}{flag}",
+            inst.id, inst.optimal, length, nodes, seconds
+        );
     }
     let nodes: u64 = results.iter().map(|r| r.1).sum();
     let busy: f64 = results.iter().map(|r| r.2).sum();

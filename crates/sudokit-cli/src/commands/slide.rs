@@ -33,9 +33,9 @@ pub struct SlideArgs {
     #[arg(long)]
     pub stats: bool,
     /// 15-puzzle heuristic: `7-8` pattern databases (the strongest; about
-    /// 580 MB, built once and cached), `6-6-3` (11 MB, built in seconds), or
-    /// `manhattan` (no databases, slow on hard puzzles). Default: `7-8` when a
-    /// cache directory is known, else `6-6-3`.
+    /// 580 MB, built once in minutes and cached), `6-6-3` (11 MB, built in a
+    /// second or two), or `manhattan` (no databases, slow on hard puzzles).
+    /// Default: `7-8` if already cached, else `6-6-3`.
     #[arg(long, value_parser = parse_databases)]
     pub databases: Option<Databases>,
     /// Directory for cached pattern databases. Default: `$SUDOKIT_CACHE_DIR`,
@@ -148,11 +148,9 @@ fn make_solver(args: &SlideArgs) -> SlideSolver {
         (Some(dir), false) => Some(dir.clone()),
         (None, false) => cache::default_dir(),
     };
-    let databases = args.databases.unwrap_or(if cache_dir.is_some() {
-        Databases::SevenEight
-    } else {
-        Databases::SixSixThree
-    });
+    let databases = args
+        .databases
+        .unwrap_or_else(|| Databases::preferred(cache_dir.as_deref()));
     SlideSolver::new(databases, cache_dir)
 }
 

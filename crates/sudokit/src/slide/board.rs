@@ -317,7 +317,10 @@ pub fn parse(body: &str) -> Result<Board, ParseError> {
             return Err(ParseError::OutOfRange { tile, max: n - 1 });
         }
     }
-    let tiles: Vec<u8> = values.iter().map(|&v| v.min(u8::MAX.into()) as u8).collect();
+    let tiles: Vec<u8> = values
+        .iter()
+        .map(|&v| v.min(u8::MAX.into()) as u8)
+        .collect();
     Board::from_tiles(&tiles)
 }
 
@@ -356,7 +359,10 @@ mod tests {
         );
         assert_eq!(parse("x2345678x"), Err(ParseError::DuplicateBlank));
         assert_eq!(parse("1 2 3"), Err(ParseError::TileCount { found: 3 }));
-        assert_eq!(parse("12345678"), Err(ParseError::CompactLength { found: 8 }));
+        assert_eq!(
+            parse("12345678"),
+            Err(ParseError::CompactLength { found: 8 })
+        );
         assert!(matches!(
             parse("1 2 3 4 5 6 7 8 9"),
             Err(ParseError::OutOfRange { tile: 9, max: 8 })

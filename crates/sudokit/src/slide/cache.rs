@@ -16,10 +16,10 @@
 //! several processes build the same database at once.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::pdb::PatternDb;
+use super::pdb::{table_size, PatternDb};
 
 /// File magic; the last byte is the format version.
 const MAGIC: &[u8; 8] = b"SKPDB15\x01";
@@ -49,9 +49,9 @@ pub fn checksum(data: &[u8]) -> u64 {
     const K: u64 = 0x517c_c1b7_2722_0a95;
     let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
     let mut words = data.chunks_exact(8);
-    let mut h = words
-        .by_ref()
-        .fold(0, |h, w| mix(h, u64::from_le_bytes(w.try_into().expect("8 bytes"))));
+    let mut h = words.by_ref().fold(0, |h, w| {
+        mix(h, u64::from_le_bytes(w.try_into().expect("8 bytes")))
+    });
     let mut tail = [0u8; 8];
     tail[..words.remainder().len()].copy_from_slice(words.remainder());
     h = mix(h, u64::from_le_bytes(tail));
@@ -59,28 +59,35 @@ pub fn checksum(data: &[u8]) -> u64 {
 }
 
 /// Reads the database of `tiles` from `path`, or says why it cannot be used.
+///
+/// The header is read first and the table straight into its final buffer, so
+/// loading needs no more memory than the table itself.
 pub fn load(path: &Path, tiles: &[u8]) -> Result<PatternDb, String> {
-    let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let bad = |why: &str| format!("{}: {why}", path.display());
-    let header_len = MAGIC.len() + 1 + tiles.len() + 16;
-    if bytes.len() < header_len || &bytes[..MAGIC.len()] != MAGIC {
-        return Err(bad("not a sudokit pattern database"));
+    let bad = |why: &dyn std::fmt::Display| format!("{}: {why}", path.display());
+    let mut file = fs::File::open(path).map_err(|e| bad(&e))?;
+    let mut header = vec![0u8; MAGIC.len() + 1 + tiles.len() + 16];
+    file.read_exact(&mut header)
+        .map_err(|_| bad(&"not a sudokit pattern database"))?;
+    let (magic, rest) = header.split_at(MAGIC.len());
+    if magic != MAGIC {
+        return Err(bad(&"not a sudokit pattern database"));
     }
-    let mut rest = &bytes[MAGIC.len()..];
     if rest[0] as usize != tiles.len() || &rest[1..=tiles.len()] != tiles {
-        return Err(bad("built for another pattern"));
+        return Err(bad(&"built for another pattern"));
     }
-    rest = &rest[1 + tiles.len()..];
+    let rest = &rest[1 + tiles.len()..];
     let word = |b: &[u8]| u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
     let (length, sum) = (word(rest), word(&rest[8..]));
-    let table = &rest[16..];
-    if table.len() as u64 != length {
-        return Err(bad("truncated"));
+    let on_disk = file.metadata().map_err(|e| bad(&e))?.len();
+    if on_disk != header.len() as u64 + length || length != table_size(tiles.len()) as u64 {
+        return Err(bad(&"truncated or wrong size"));
     }
-    if checksum(table) != sum {
-        return Err(bad("checksum mismatch"));
+    let mut table = vec![0u8; length as usize];
+    file.read_exact(&mut table).map_err(|e| bad(&e))?;
+    if checksum(&table) != sum {
+        return Err(bad(&"checksum mismatch"));
     }
-    PatternDb::from_table(tiles, table.to_vec()).ok_or_else(|| bad("wrong table size"))
+    PatternDb::from_table(tiles, table).ok_or_else(|| bad(&"wrong table size"))
 }
 
 /// Writes `db` to `path` atomically (temporary file, then rename), creating

@@ -36,11 +36,25 @@ pub enum Databases {
     /// Tiles {1,4,5}, {2,3,6,7,10,11}, {8,9,12,13,14,15}: about 11 MB, built
     /// in a second or two. (Of the 6-6-3 partitions tried, this one expanded
     /// the fewest nodes on Korf's instances.)
-    SixSixThree,
-    /// Tiles {1…7} and {8…15}: about 580 MB and a long build, so cached on
-    /// disk; the strongest, and the default when a cache directory exists.
     #[default]
+    SixSixThree,
+    /// Tiles {1…7} and {8…15}: about 580 MB and a build of minutes, so cached
+    /// on disk; the strongest (about 25 times fewer nodes than 6-6-3).
     SevenEight,
+}
+
+impl Databases {
+    /// What to use when nobody says: 7-8 if its files are already in `cache`
+    /// (built once by an explicit request), else 6-6-3, whose build takes a
+    /// second or two, so that a first run never waits minutes.
+    pub fn preferred(cache: Option<&Path>) -> Databases {
+        let cached = |tiles: &&[u8]| cache.is_some_and(|dir| cache::file_for(dir, tiles).is_file());
+        if Databases::SevenEight.patterns().iter().all(cached) {
+            Databases::SevenEight
+        } else {
+            Databases::SixSixThree
+        }
+    }
 }
 
 impl Databases {
@@ -368,11 +382,12 @@ fn out_of_order(goals: impl Iterator<Item = u8>) -> u32 {
     let mut n = 0;
     for goal in goals {
         items[n] = goal;
-        longest_ending[n] = 1 + (0..n)
-            .filter(|&j| items[j] < goal)
-            .map(|j| longest_ending[j])
-            .max()
-            .unwrap_or(0);
+        longest_ending[n] = 1
+            + (0..n)
+                .filter(|&j| items[j] < goal)
+                .map(|j| longest_ending[j])
+                .max()
+                .unwrap_or(0);
         n += 1;
     }
     n as u32 - longest_ending[..n].iter().copied().max().unwrap_or(0)

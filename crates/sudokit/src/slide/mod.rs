@@ -117,14 +117,12 @@ impl SlideSolver {
     }
 }
 
-/// The default solver: 7-8 databases cached in [`cache::default_dir`], or
-/// 6-6-3 databases in memory when there is no cache directory.
+/// The default solver: databases cached in [`cache::default_dir`] (if any),
+/// 7-8 when they are already there, else 6-6-3 ([`Databases::preferred`]).
 impl Default for SlideSolver {
     fn default() -> SlideSolver {
-        match cache::default_dir() {
-            Some(dir) => SlideSolver::new(Databases::SevenEight, Some(dir)),
-            None => SlideSolver::new(Databases::SixSixThree, None),
-        }
+        let dir = cache::default_dir();
+        SlideSolver::new(Databases::preferred(dir.as_deref()), dir)
     }
 }
 

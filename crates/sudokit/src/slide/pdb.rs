@@ -257,7 +257,11 @@ fn build_table(tiles: &[u8]) -> Vec<u8> {
         std::mem::swap(&mut levels.frontier, &mut levels.next);
         std::mem::swap(&mut levels.frontier_blocks, &mut levels.next_blocks);
     }
-    levels.distance.into_iter().map(AtomicU8::into_inner).collect()
+    levels
+        .distance
+        .into_iter()
+        .map(AtomicU8::into_inner)
+        .collect()
 }
 
 impl Levels {
@@ -276,7 +280,12 @@ impl Levels {
                     let to = targets.trailing_zeros() as u8;
                     targets &= targets - 1;
                     cells[i] = to;
-                    self.claim(rank(&cells[..k]), from, occupied ^ 1 << from ^ 1 << to, depth);
+                    self.claim(
+                        rank(&cells[..k]),
+                        from,
+                        occupied ^ 1 << from ^ 1 << to,
+                        depth,
+                    );
                 }
                 cells[i] = from;
             }
