@@ -134,7 +134,12 @@ pub fn is_minimal(solver: &mut dyn Solver, givens: &[u8]) -> bool {
 }
 
 /// Analyses one parsed puzzle.
-fn analyze_puzzle(solver: &mut dyn Solver, givens: &[u8], options: &AnalyzeOptions, scratch: &mut [u8]) -> Analysis {
+fn analyze_puzzle(
+    solver: &mut dyn Solver,
+    givens: &[u8],
+    options: &AnalyzeOptions,
+    scratch: &mut [u8],
+) -> Analysis {
     let outcome = solver.solve(givens, 2, Some(scratch));
     let status = Status::from_count(outcome.solutions);
     let unique = status == Status::Unique;
@@ -154,7 +159,12 @@ struct PieceResult<'a> {
     ended: bool,
 }
 
-fn analyze_piece<'a>(piece: &'a [u8], format: &Format, options: &AnalyzeOptions, solver: &mut dyn Solver) -> PieceResult<'a> {
+fn analyze_piece<'a>(
+    piece: &'a [u8],
+    format: &Format,
+    options: &AnalyzeOptions,
+    solver: &mut dyn Solver,
+) -> PieceResult<'a> {
     let cells = format.shape().cell_count();
     let mut givens = vec![0u8; cells];
     let mut scratch = vec![0u8; cells];
@@ -189,7 +199,9 @@ fn analyze_piece<'a>(piece: &'a [u8], format: &Format, options: &AnalyzeOptions,
 /// The lines of a block of whole lines (each without its `\n`).
 fn lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
     let block = block.strip_suffix(b"\n").unwrap_or(block);
-    block.split(|&b| b == b'\n').filter(move |_| !block.is_empty())
+    block
+        .split(|&b| b == b'\n')
+        .filter(move |_| !block.is_empty())
 }
 
 /// Cuts `block` into about `parts` pieces at line boundaries.
@@ -297,7 +309,11 @@ impl<R: Read> BlockReader<R> {
 /// Analyses every puzzle line of `input`, calling `sink` with each block's
 /// verdicts in input order and the format (`None` until the first puzzle has
 /// settled it). Returns the totals.
-pub fn analyze_stream<R, S>(input: R, options: &AnalyzeOptions, mut sink: S) -> Result<Summary, AnalyzeError>
+pub fn analyze_stream<R, S>(
+    input: R,
+    options: &AnalyzeOptions,
+    mut sink: S,
+) -> Result<Summary, AnalyzeError>
 where
     R: Read,
     S: FnMut(Option<&Format>, &[Verdict<'_>]) -> io::Result<()>,
@@ -319,7 +335,10 @@ where
         let mut ended = false;
         // Until a puzzle settles the format, lines are taken one by one.
         while format.is_none() && pos < block.len() {
-            let end = block[pos..].iter().position(|&b| b == b'\n').map_or(block.len(), |p| pos + p);
+            let end = block[pos..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(block.len(), |p| pos + p);
             let next = (end + 1).min(block.len());
             match classify(&block[pos..end]) {
                 Line::Skip => {}

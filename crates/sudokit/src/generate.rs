@@ -65,7 +65,12 @@ fn shuffled_pattern<R: Rng + ?Sized>(shape: Shape, rng: &mut R) -> Vec<u8> {
 /// A random puzzle: `clues` cells of a random grid kept, and with probability
 /// `corrupt` one kept clue changed to another digit (which usually leaves no
 /// solution).
-pub fn random_puzzle<R: Rng + ?Sized>(shape: Shape, clues: usize, corrupt: f64, rng: &mut R) -> Puzzle {
+pub fn random_puzzle<R: Rng + ?Sized>(
+    shape: Shape,
+    clues: usize,
+    corrupt: f64,
+    rng: &mut R,
+) -> Puzzle {
     let mut grid = random_grid(shape, rng);
     let mut order: Vec<usize> = (0..shape.cell_count()).collect();
     order.shuffle(rng);

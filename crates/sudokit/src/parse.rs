@@ -12,8 +12,7 @@ use std::fmt;
 use crate::grid::{Puzzle, Shape, ShapeError};
 
 /// The default symbols; a grid of side `N` uses the first `N`.
-pub const DEFAULT_SYMBOLS: &str =
-    "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+pub const DEFAULT_SYMBOLS: &str = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /// Characters that mean "blank" unless the alphabet uses them as symbols.
 pub const BLANKS: &str = ".*-_0";
@@ -113,7 +112,10 @@ impl Alphabet {
 
     /// Writes the cells of `grid` (0 = blank, printed as `.`) as one line.
     pub fn write_cells(&self, grid: &[u8], out: &mut Vec<u8>) {
-        out.extend(grid.iter().map(|&v| if v == 0 { b'.' } else { self.symbol(v) }));
+        out.extend(
+            grid.iter()
+                .map(|&v| if v == 0 { b'.' } else { self.symbol(v) }),
+        );
     }
 }
 
@@ -148,12 +150,18 @@ pub fn classify(raw: &[u8]) -> Line<'_> {
     if line == b"end" {
         return Line::End;
     }
-    let field_end = line.iter().position(|&b| is_field_separator(b)).unwrap_or(line.len());
+    let field_end = line
+        .iter()
+        .position(|&b| is_field_separator(b))
+        .unwrap_or(line.len());
     match line[..field_end].iter().position(|&b| b == b':') {
         Some(colon) => {
             let rest = &line[colon + 1..];
             let rest = rest.trim_ascii_start();
-            let end = rest.iter().position(|&b| is_field_separator(b)).unwrap_or(rest.len());
+            let end = rest
+                .iter()
+                .position(|&b| is_field_separator(b))
+                .unwrap_or(rest.len());
             // Ids come from the line's bytes; a non-UTF-8 id is shown lossily
             // by whoever prints it, so keep only the valid prefix here.
             let id = std::str::from_utf8(&line[..colon])
@@ -351,11 +359,26 @@ mod tests {
         assert_eq!(cells("1.2.\tFata Morgana"), b"1.2.");
         assert_eq!(
             classify(b"a7:1.2. 3:4"),
-            Line::Puzzle { id: Some("a7"), cells: b"1.2." }
+            Line::Puzzle {
+                id: Some("a7"),
+                cells: b"1.2."
+            }
         );
-        assert_eq!(classify(b":1.2."), Line::Puzzle { id: Some(""), cells: b"1.2." });
+        assert_eq!(
+            classify(b":1.2."),
+            Line::Puzzle {
+                id: Some(""),
+                cells: b"1.2."
+            }
+        );
         // A colon after the cells belongs to a trailing field, not an id.
-        assert_eq!(classify(b"1.2. rating:3"), Line::Puzzle { id: None, cells: b"1.2." });
+        assert_eq!(
+            classify(b"1.2. rating:3"),
+            Line::Puzzle {
+                id: None,
+                cells: b"1.2."
+            }
+        );
     }
 
     #[test]
@@ -387,7 +410,11 @@ mod tests {
             f.parse(wide.as_bytes()).unwrap_err().to_string(),
             "unexpected 'é' at cell 6"
         );
-        assert!(f.parse(&[0xff; 81]).unwrap_err().to_string().contains("at cell 1"));
+        assert!(f
+            .parse(&[0xff; 81])
+            .unwrap_err()
+            .to_string()
+            .contains("at cell 1"));
     }
 
     #[test]
@@ -413,17 +440,38 @@ mod tests {
             Format::new(s, Some("ABC")).unwrap_err(),
             AlphabetError::WrongCount { given: 3, side: 4 }
         );
-        assert_eq!(Format::new(s, Some("ABCA")).unwrap_err(), AlphabetError::Repeated('A'));
-        assert_eq!(Format::new(s, Some("AB:C")).unwrap_err(), AlphabetError::Unusable(':'));
+        assert_eq!(
+            Format::new(s, Some("ABCA")).unwrap_err(),
+            AlphabetError::Repeated('A')
+        );
+        assert_eq!(
+            Format::new(s, Some("AB:C")).unwrap_err(),
+            AlphabetError::Unusable(':')
+        );
     }
 
     #[test]
     fn the_first_puzzle_sets_the_size_unless_box_is_given() {
         let spec = FormatSpec::default();
-        assert_eq!(spec.resolve(&[b'.'; 36]).unwrap().shape(), Shape::new(2, 3).unwrap());
-        assert_eq!(spec.resolve(&[b'.'; 256]).unwrap().shape(), Shape::new(4, 4).unwrap());
-        assert!(matches!(spec.resolve(&[b'.'; 35]), Err(FormatError::Line(_))));
-        let boxed = FormatSpec { shape: Some(Shape::new(3, 2).unwrap()), symbols: None };
-        assert_eq!(boxed.resolve(&[b'.'; 35]).unwrap().shape(), Shape::new(3, 2).unwrap());
+        assert_eq!(
+            spec.resolve(&[b'.'; 36]).unwrap().shape(),
+            Shape::new(2, 3).unwrap()
+        );
+        assert_eq!(
+            spec.resolve(&[b'.'; 256]).unwrap().shape(),
+            Shape::new(4, 4).unwrap()
+        );
+        assert!(matches!(
+            spec.resolve(&[b'.'; 35]),
+            Err(FormatError::Line(_))
+        ));
+        let boxed = FormatSpec {
+            shape: Some(Shape::new(3, 2).unwrap()),
+            symbols: None,
+        };
+        assert_eq!(
+            boxed.resolve(&[b'.'; 35]).unwrap().shape(),
+            Shape::new(3, 2).unwrap()
+        );
     }
 }

@@ -18,8 +18,18 @@ fn shape(r: usize, c: usize) -> Shape {
 fn the_empty_4x4_grid_has_288_solutions() {
     let s = shape(2, 2);
     let empty = vec![0; 16];
-    assert_eq!(GeneralSolver::new(s).solve(&empty, u64::MAX, None).solutions, 288);
-    assert_eq!(ReferenceSolver::new(s).solve(&empty, u64::MAX, None).solutions, 288);
+    assert_eq!(
+        GeneralSolver::new(s)
+            .solve(&empty, u64::MAX, None)
+            .solutions,
+        288
+    );
+    assert_eq!(
+        ReferenceSolver::new(s)
+            .solve(&empty, u64::MAX, None)
+            .solutions,
+        288
+    );
     assert_eq!(count_solutions(s, &empty, u64::MAX), 288);
 }
 
@@ -48,7 +58,11 @@ fn counts_of_partial_4x4_grids_match_the_reference() {
         let clues = rng.gen_range(0..10);
         let p = random_puzzle(s, clues, 0.2, &mut rng);
         let want = reference.solve(p.cells(), u64::MAX, None).solutions;
-        assert_eq!(general.solve(p.cells(), u64::MAX, None).solutions, want, "{p:?}");
+        assert_eq!(
+            general.solve(p.cells(), u64::MAX, None).solutions,
+            want,
+            "{p:?}"
+        );
         assert_eq!(count_solutions(s, p.cells(), u64::MAX), want, "{p:?}");
     }
 }
@@ -60,7 +74,16 @@ fn random_puzzles_of_every_shape_agree_with_the_reference() {
     let mut rng = ChaCha8Rng::seed_from_u64(2024);
     // (shape, fewest clues kept, puzzles): the reference has no propagation,
     // so larger grids keep more clues to stay quick.
-    let cases = [((2, 2), 0, 3000), ((2, 3), 4, 3000), ((3, 2), 4, 1000), ((2, 4), 20, 1000), ((3, 3), 35, 1000), ((3, 4), 90, 200), ((4, 4), 200, 100), ((1, 5), 5, 500)];
+    let cases = [
+        ((2, 2), 0, 3000),
+        ((2, 3), 4, 3000),
+        ((3, 2), 4, 1000),
+        ((2, 4), 20, 1000),
+        ((3, 3), 35, 1000),
+        ((3, 4), 90, 200),
+        ((4, 4), 200, 100),
+        ((1, 5), 5, 500),
+    ];
     for ((r, c), min_clues, count) in cases {
         let s = shape(r, c);
         let mut general = GeneralSolver::new(s);
@@ -81,14 +104,24 @@ fn random_puzzles_of_every_shape_agree_with_the_reference() {
             statuses[Status::from_count(got.solutions) as usize] += 1;
         }
         // The generator must exercise every status for the comparison to mean much.
-        assert!(statuses.iter().all(|&k| k > 0), "{s}: statuses {statuses:?}");
+        assert!(
+            statuses.iter().all(|&k| k > 0),
+            "{s}: statuses {statuses:?}"
+        );
     }
 }
 
 #[test]
 fn large_grids_are_solved_and_verified() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    for (r, c, clue_share) in [(4, 4, 0.45), (5, 5, 0.55), (6, 6, 0.65), (5, 7, 0.7), (7, 7, 0.75), (8, 8, 0.75)] {
+    for (r, c, clue_share) in [
+        (4, 4, 0.45),
+        (5, 5, 0.55),
+        (6, 6, 0.65),
+        (5, 7, 0.7),
+        (7, 7, 0.75),
+        (8, 8, 0.75),
+    ] {
         let s = shape(r, c);
         let mut solver = GeneralSolver::new(s);
         let grid = random_grid(s, &mut rng);

@@ -209,7 +209,11 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     };
     let mut printer = Printer {
         output: args.output,
-        words: if args.lang == Lang::Zh { &CHINESE } else { &ENGLISH },
+        words: if args.lang == Lang::Zh {
+            &CHINESE
+        } else {
+            &ENGLISH
+        },
         next_number: 0,
         buffer: Vec::new(),
     };
@@ -239,12 +243,16 @@ impl Progress {
 
     fn new(total_bytes: Option<u64>, wanted: bool) -> Progress {
         let bar = match total_bytes {
-            Some(len) => ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden()).with_style(
-                ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
+            Some(len) => ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden())
+                .with_style(
+                    ProgressStyle::with_template(
+                        "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+                    )
                     .expect("valid template"),
-            ),
+                ),
             None => ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden()).with_style(
-                ProgressStyle::with_template("{spinner} {bytes} read, {bytes_per_sec}").expect("valid template"),
+                ProgressStyle::with_template("{spinner} {bytes} read, {bytes_per_sec}")
+                    .expect("valid template"),
             ),
         };
         Progress { bar, wanted }

@@ -72,5 +72,9 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         }
         stdout.flush()?;
     }
-    Ok(if invalid { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if invalid {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -94,7 +94,8 @@ mod tests {
     #[test]
     fn checks_solutions_against_givens() {
         let shape = Shape::new(2, 2).unwrap();
-        let grid = Puzzle::new(shape, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
+        let grid =
+            Puzzle::new(shape, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
         assert!(grid.is_valid_solution());
         let mut puzzle = Puzzle::empty(shape);
         puzzle.cells_mut()[0] = 1;

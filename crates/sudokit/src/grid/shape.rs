@@ -66,7 +66,10 @@ impl Shape {
                 side: n,
             });
         }
-        let rows = (1..=n).filter(|r| n % r == 0 && r * r <= n).max().unwrap_or(1);
+        let rows = (1..=n)
+            .filter(|r| n % r == 0 && r * r <= n)
+            .max()
+            .unwrap_or(1);
         Shape::new(rows, n / rows)
     }
 
@@ -128,9 +131,7 @@ impl FromStr for Shape {
     /// Parses `RxC` (also `R×C` or `R*C`), e.g. `2x3`.
     fn from_str(text: &str) -> Result<Shape, ShapeError> {
         let syntax = || ShapeError::Syntax(text.to_string());
-        let (rows, cols) = text
-            .split_once(['x', 'X', '×', '*'])
-            .ok_or_else(syntax)?;
+        let (rows, cols) = text.split_once(['x', 'X', '×', '*']).ok_or_else(syntax)?;
         let rows: usize = rows.trim().parse().map_err(|_| syntax())?;
         let cols: usize = cols.trim().parse().map_err(|_| syntax())?;
         Shape::new(rows, cols)
@@ -143,12 +144,25 @@ mod tests {
 
     #[test]
     fn default_boxes_follow_the_largest_r_rule() {
-        let expect = [(4, 2, 2), (6, 2, 3), (8, 2, 4), (9, 3, 3), (10, 2, 5), (12, 3, 4), (16, 4, 4), (25, 5, 5), (7, 1, 7)];
+        let expect = [
+            (4, 2, 2),
+            (6, 2, 3),
+            (8, 2, 4),
+            (9, 3, 3),
+            (10, 2, 5),
+            (12, 3, 4),
+            (16, 4, 4),
+            (25, 5, 5),
+            (7, 1, 7),
+        ];
         for (n, r, c) in expect {
             let s = Shape::for_side(n).unwrap();
             assert_eq!((s.box_rows(), s.box_cols()), (r, c), "side {n}");
         }
-        assert_eq!(Shape::for_cell_count(36).unwrap(), Shape::new(2, 3).unwrap());
+        assert_eq!(
+            Shape::for_cell_count(36).unwrap(),
+            Shape::new(2, 3).unwrap()
+        );
         assert_eq!(Shape::for_cell_count(35), Err(ShapeError::NotSquare(35)));
         assert!(Shape::for_cell_count(65 * 65).is_err());
     }

@@ -29,7 +29,13 @@ impl ReferenceSolver {
             .all(|&p| grid[p as usize] != digit)
     }
 
-    fn search(&self, grid: &mut [u8], limit: u64, found: &mut Outcome, first: &mut Option<Vec<u8>>) {
+    fn search(
+        &self,
+        grid: &mut [u8],
+        limit: u64,
+        found: &mut Outcome,
+        first: &mut Option<Vec<u8>>,
+    ) {
         let Some(cell) = grid.iter().position(|&v| v == 0) else {
             found.solutions += 1;
             if first.is_none() {

@@ -56,7 +56,9 @@ impl<M: Mask> Engine<M> {
         let geometry = Geometry::new(shape);
         let cells = shape.cell_count();
         let peer_count = geometry.peers(0).len();
-        let peers = (0..cells).flat_map(|c| geometry.peers(c).iter().copied()).collect();
+        let peers = (0..cells)
+            .flat_map(|c| geometry.peers(c).iter().copied())
+            .collect();
         let units = (0..geometry.unit_count())
             .flat_map(|u| geometry.unit(u).iter().copied())
             .collect();
@@ -186,7 +188,11 @@ impl<M: Mask> Engine<M> {
     /// Writes the decided digits (0 for undecided cells) into `out`.
     pub(super) fn write_grid(&self, out: &mut [u8]) {
         for (slot, set) in out.iter_mut().zip(&self.cand) {
-            *slot = if set.is_single() { set.lowest() as u8 + 1 } else { 0 };
+            *slot = if set.is_single() {
+                set.lowest() as u8 + 1
+            } else {
+                0
+            };
         }
     }
 

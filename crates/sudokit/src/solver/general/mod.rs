@@ -64,7 +64,11 @@ impl GeneralSolver {
     /// The first solution of `givens` found when every guess picks a candidate
     /// at random (so a random solution, though not exactly uniform over all of
     /// them); `None` when there is no solution.
-    pub fn random_solution<R: Rng + ?Sized>(&mut self, givens: &[u8], rng: &mut R) -> Option<Vec<u8>> {
+    pub fn random_solution<R: Rng + ?Sized>(
+        &mut self,
+        givens: &[u8],
+        rng: &mut R,
+    ) -> Option<Vec<u8>> {
         let mut out = vec![0; givens.len()];
         let found = dispatch!(self, engine => {
             engine.load(givens);
