@@ -88,6 +88,24 @@ fn bad_lines_are_reported_and_the_rest_answered() {
 }
 
 #[test]
+fn a_line_that_is_not_utf8_is_just_a_bad_line() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudokit"))
+        .arg("slide")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"1234\xff5678\n12345678x\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let answers = lines(&out);
+    assert!(answers[0].starts_with("line 1: unexpected"), "{answers:?}");
+    assert_eq!(answers[1], "");
+}
+
+#[test]
 fn blank_first_goal_and_stats() {
     let out = slide(&["--blank-first", "--stats"], "1 2 0 3 4 5 6 7 8\n");
     assert_eq!(out.status.code(), Some(0));

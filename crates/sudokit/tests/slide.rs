@@ -120,6 +120,24 @@ fn hdu_1043_sample_takes_19_moves() {
 }
 
 #[test]
+fn request_bodies_get_printable_answers() {
+    assert_eq!(slide::answer("12345678x", Goal::BlankLast).unwrap(), "");
+    assert_eq!(
+        slide::answer("1 2 3 4 5 6 7 x 8", Goal::BlankLast).unwrap(),
+        "r"
+    );
+    assert_eq!(
+        slide::answer("213456780", Goal::BlankLast).unwrap(),
+        "unsolvable"
+    );
+    let error = slide::answer("1 2 3 4 5 6 7 8 9 10", Goal::BlankLast).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "10 tiles, expected 9 (8-puzzle) or 16 (15-puzzle)"
+    );
+}
+
+#[test]
 fn random_eight_puzzles_for_both_goals() {
     let mut rng = Rng(0x5eed);
     for goal in [Goal::BlankLast, Goal::BlankFirst] {

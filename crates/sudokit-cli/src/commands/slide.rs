@@ -15,6 +15,8 @@ use anyhow::Context;
 use rayon::prelude::*;
 use sudokit::slide::{self, cache, moves_to_string, Databases, Goal, Outcome, SlideSolver};
 
+use super::ThreadArgs;
+
 /// Lines solved together (in parallel) before their answers are written.
 const BATCH: usize = 256;
 
@@ -45,6 +47,9 @@ pub struct SlideArgs {
     /// Build the pattern databases in memory, never reading or writing a cache.
     #[arg(long, conflicts_with = "cache_dir")]
     pub no_cache: bool,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: ThreadArgs,
 }
 
 /// Reads a `--databases` value.
@@ -90,6 +95,7 @@ struct Totals {
 
 /// Runs the command; exit status 0 if every line was a puzzle, 1 otherwise.
 pub fn run(args: &SlideArgs) -> anyhow::Result<ExitCode> {
+    args.threads.install()?;
     let input: Box<dyn BufRead> = match &args.input {
         Some(path) if path.as_os_str() != "-" => Box::new(BufReader::new(
             File::open(path).with_context(|| format!("cannot open {}", path.display()))?,
@@ -109,8 +115,11 @@ pub fn run(args: &SlideArgs) -> anyhow::Result<ExitCode> {
     let mut totals = Totals::default();
     let mut batch = Vec::with_capacity(batch_size);
     let mut number = 0;
-    for line in input.lines() {
+    // Lines are read as bytes: a line that is not UTF-8 is one bad line
+    // (reported with its replacement characters), not the end of the input.
+    for line in input.split(b'\n') {
         let line = line.context("cannot read input")?;
+        let line = String::from_utf8_lossy(&line);
         let text = line.trim();
         if text == "end" {
             break;
@@ -163,9 +172,16 @@ fn answer(
     out: &mut impl Write,
     totals: &mut Totals,
 ) -> anyhow::Result<()> {
-    let answers: Vec<Answer> = batch
-        .par_iter()
-        .map(|request| match slide::parse(&request.body) {
+    let boards: Vec<_> = batch.par_iter().map(|r| slide::parse(&r.body)).collect();
+    if boards.iter().flatten().any(|board| board.width() == 4) {
+        // Build or load the databases first, so that the time reported for
+        // each puzzle is the time spent solving it.
+        solver.fifteen();
+    }
+    let answers: Vec<Answer> = boards
+        .into_par_iter()
+        .zip(batch)
+        .map(|(board, request)| match board {
             Ok(board) => {
                 let started = Instant::now();
                 let outcome = solver.solve(&board, goal);

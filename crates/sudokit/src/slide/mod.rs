@@ -9,8 +9,8 @@
 //!
 //! [`SlideSolver`] puts them together behind one call; it is `Sync`, builds its
 //! tables lazily on first use (once, whatever the number of threads asking),
-//! and is what the CLI and the solving service use. [`solve`] uses a shared
-//! default solver.
+//! and is what the CLI and the solving service use. [`solve`] and [`answer`]
+//! use a shared default solver.
 //!
 //! ```
 //! use sudokit::slide::{self, Goal, Outcome};
@@ -130,4 +130,14 @@ impl Default for SlideSolver {
 pub fn solve(board: &Board, goal: Goal) -> Outcome {
     static SHARED: OnceLock<SlideSolver> = OnceLock::new();
     SHARED.get_or_init(SlideSolver::default).solve(board, goal)
+}
+
+/// The answer to one request body, as the CLI and the solving service print
+/// it: the blank's moves (`u d l r`, empty when already solved) or
+/// `unsolvable`; a body that is not a puzzle is the error.
+pub fn answer(body: &str, goal: Goal) -> Result<String, ParseError> {
+    Ok(match solve(&parse(body)?, goal) {
+        Outcome::Solved(solution) => moves_to_string(&solution.moves),
+        Outcome::Unsolvable => "unsolvable".to_string(),
+    })
 }
