@@ -380,21 +380,44 @@ fn stack_deposit<const SIMD: bool>(m: u32, s: u32) -> u32 {
 #[inline(always)]
 fn propagate<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> bool {
     loop {
-        let dirty = kernel::changed::<SIMD>(&board.cand, prev);
+        let mut dirty = kernel::changed::<SIMD>(&board.cand, prev);
         if dirty == 0 {
             return true;
         }
-        for d in 0..9 {
-            let mut bands = (dirty >> (3 * d)) & 7;
-            while bands != 0 {
-                let b = bands.trailing_zeros() as usize;
-                bands &= bands - 1;
-                if !band_update::<SIMD>(board, prev, d, b) {
-                    return false;
-                }
+        while dirty != 0 {
+            let i = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            if !band_update::<SIMD>(board, prev, i / 3, i % 3) {
+                return false;
             }
         }
     }
+}
+
+/// The cells of band mask `a` alone in their row; every row is non-empty.
+#[inline(always)]
+fn lone_in_row<const SIMD: bool>(a: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if SIMD {
+        use std::arch::x86_64::{_pdep_u64, _pext_u64};
+        // Rows spread to 21-bit fields, so per-field arithmetic never
+        // carries into the next row.
+        const FIELDS: u64 = 0x1FF | 0x1FF << 21 | 0x1FF << 42;
+        const ONES: u64 = 1 | 1 << 21 | 1 << 42;
+        const HIGH: u64 = ONES << 9;
+        // SAFETY: the SIMD path only runs where BMI2 was detected.
+        unsafe {
+            let x = _pdep_u64(u64::from(a), FIELDS);
+            // A field is zero after clearing its lowest bit iff it had one
+            // bit; adding 0x1FF sets bit 9 of the fields that are not.
+            let rest = x & (x - ONES);
+            let single = HIGH ^ ((rest + FIELDS) & HIGH);
+            let keep = single - (single >> 9);
+            return _pext_u64(x & keep, FIELDS) as u32;
+        }
+    }
+    let lone = |x: u32| if x & (x - 1) == 0 { x } else { 0 };
+    lone(a & 0x1FF) | lone((a >> 9) & 0x1FF) << 9 | lone(a >> 18) << 18
 }
 
 /// The row logic of digit `d` in band `b`: keep the mini-rows some
@@ -408,14 +431,15 @@ fn band_update<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9], d:
     }
     prev[d][b] = a;
     board.cand[d][b] = a;
-    // A box whose cells for the digit share one column claims that column.
+    // A box whose cells for the digit share one column claims that column
+    // in the other bands.
     let lock = COL_LOCK[((a | a >> 9 | a >> 18) & 0x1FF) as usize];
-    board.cand[d][(b + 1) % 3] &= lock;
-    board.cand[d][(b + 2) % 3] &= lock;
-    // Each row is non-empty now; keep the rows holding exactly one cell.
-    let lone = |x: u32| if x & (x - 1) == 0 { x } else { 0 };
-    let single = lone(a & 0x1FF) | lone((a >> 9) & 0x1FF) << 9 | lone(a >> 18) << 18;
-    let placed = single & board.unsolved[b];
+    let row = &mut board.cand[d];
+    row[0] &= lock;
+    row[1] &= lock;
+    row[2] &= lock;
+    row[b] = a;
+    let placed = lone_in_row::<SIMD>(a) & board.unsolved[b];
     if placed != 0 {
         board.unsolved[b] &= !placed;
         for row in board.cand.iter_mut() {
