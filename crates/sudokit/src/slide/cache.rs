@@ -18,6 +18,7 @@
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::pdb::{table_size, PatternDb};
 
@@ -96,7 +97,10 @@ pub fn save(path: &Path, db: &PatternDb) -> io::Result<()> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir)?;
     }
-    let temporary = path.with_extension(format!("tmp{}", std::process::id()));
+    // Unique per process and per call, so concurrent writers never share one.
+    static WRITES: AtomicUsize = AtomicUsize::new(0);
+    let serial = WRITES.fetch_add(1, Ordering::Relaxed);
+    let temporary = path.with_extension(format!("tmp{}-{serial}", std::process::id()));
     let write = || -> io::Result<()> {
         let mut file = io::BufWriter::new(fs::File::create(&temporary)?);
         file.write_all(MAGIC)?;

@@ -48,16 +48,20 @@ impl Databases {
     /// (built once by an explicit request), else 6-6-3, whose build takes a
     /// second or two, so that a first run never waits minutes.
     pub fn preferred(cache: Option<&Path>) -> Databases {
-        let cached = |tiles: &&[u8]| cache.is_some_and(|dir| cache::file_for(dir, tiles).is_file());
-        if Databases::SevenEight.patterns().iter().all(cached) {
+        let Some(dir) = cache else {
+            return Databases::SixSixThree;
+        };
+        let patterns = Databases::SevenEight.patterns();
+        if patterns
+            .iter()
+            .all(|tiles| cache::file_for(dir, tiles).is_file())
+        {
             Databases::SevenEight
         } else {
             Databases::SixSixThree
         }
     }
-}
 
-impl Databases {
     /// The disjoint tile groups of this partition (blank-first goal).
     pub fn patterns(self) -> &'static [&'static [u8]] {
         match self {
@@ -125,10 +129,13 @@ pub struct DbReport {
 /// An optimal 15-puzzle solver: its databases, shared read-only by any number
 /// of threads.
 pub struct Fifteen {
+    /// Which partition `dbs` holds.
     databases: Databases,
+    /// One database per tile group of the partition (none for Manhattan).
     dbs: Vec<PatternDb>,
     /// For each tile, its database and its slot in that database's pattern.
     group: [(u8, u8); CELLS],
+    /// How each of `dbs` was obtained.
     reports: Vec<DbReport>,
 }
 
