@@ -45,7 +45,7 @@ mod tables;
 use super::{Outcome, Solver};
 use crate::grid::Shape;
 use kernel::Counts;
-use tables::{columns, ALLOWED, BAND, BAND_KEEP, COL_LOCK, COVER, PEERS, PERMS, PERM_ROWS, SHRINK, VALID};
+use tables::{columns, ALLOWED, BAND, BAND_KEEP, COL_LOCK, COVER, LINES, PEERS, PERMS, PERM_ROWS, SHRINK, VALID};
 
 /// Candidate masks of a position; see the module docs for the layout.
 #[derive(Clone, Copy)]
@@ -86,6 +86,7 @@ pub struct Fast9Solver {
     prev: [[u32; 4]; 9],
     limit: u64,
     outcome: Outcome,
+    want_first: bool,
     first: Option<[u8; 81]>,
 }
 
@@ -122,6 +123,7 @@ impl Fast9Solver {
             prev: [[0; 4]; 9],
             limit: 1,
             outcome: Outcome::default(),
+            want_first: false,
             first: None,
         }
     }
@@ -153,7 +155,7 @@ impl Fast9Solver {
         loop {
             if self.settle::<SIMD>(&mut board) {
                 self.outcome.solutions += 1;
-                if self.first.is_none() {
+                if self.want_first && self.first.is_none() {
                     self.first = Some(grid_of(&board));
                 }
                 if self.outcome.solutions >= self.limit {
@@ -227,34 +229,27 @@ impl Solver for Fast9Solver {
         self.limit = limit.max(1);
         self.outcome = Outcome::default();
         self.first = None;
-        // Each given keeps only its digit, then takes that digit from its
-        // peers. A given clashing with an earlier one loses its own digit
-        // that way: the cell is left empty and the search fails.
-        let mut own = [[0u32; 4]; 9];
-        let mut given = [0u32; 4];
-        for (cell, &v) in givens.iter().enumerate() {
-            if v != 0 {
-                let (b, bit) = (cell / 27, 1 << (cell % 27));
-                own[usize::from(v - 1)][b] |= bit;
-                given[b] |= bit;
+        self.want_first = solution.is_some();
+        // own[v][b]: the cells of band b given as v (row 0: the blanks).
+        let mut own = [[0u32; 4]; 10];
+        for (b, band) in givens.chunks_exact(27).enumerate() {
+            for (i, &v) in band.iter().enumerate() {
+                own[usize::from(v)][b] |= 1 << i;
             }
         }
+        // Each given keeps only its digit and takes that digit from its row,
+        // box and column. Clashing givens keep their digit too, but both are
+        // then naked singles in one unit, and placing them empties a cell.
         let mut board = Board {
             cand: [[0; 4]; 9],
             unsolved: [BAND, BAND, BAND, 0],
         };
-        for (row, own) in board.cand.iter_mut().zip(&own) {
+        for (row, g) in board.cand.iter_mut().zip(&own[1..]) {
+            let w = column_word(g);
+            let cols = columns((w | w >> 9 | w >> 18) & 0x1FF);
             for b in 0..3 {
-                row[b] = (BAND & !given[b]) | own[b];
-            }
-        }
-        for (d, own) in own.iter().enumerate() {
-            for (b, &cells) in own.iter().take(3).enumerate() {
-                let mut m = cells;
-                while m != 0 {
-                    eliminate_peers(&mut board, d, b, m.trailing_zeros() as usize);
-                    m &= m - 1;
-                }
+                let taken = LINES[band_matrix::<false>(g[b])] | cols;
+                row[b] = (own[0][b] & !taken) | g[b];
             }
         }
         self.run(board);

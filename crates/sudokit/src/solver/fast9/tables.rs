@@ -145,6 +145,24 @@ pub(super) const COVER: [u16; 512] = {
     t
 };
 
+/// `LINES[m]`: the cells of a band in the rows and boxes of the entries of
+/// row×box matrix `m`.
+pub(super) const LINES: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut i = 0;
+        while i < 9 {
+            if m & (1 << i) != 0 {
+                t[m] |= (0x1FF << (9 * (i / 3))) | columns(7 << (3 * (i % 3)));
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// `COL_LOCK[c]`: for a digit's columns `c` in one band, the cells the other
 /// bands keep: every column that is the digit's only one in its box is
 /// removed.
