@@ -9,6 +9,8 @@
 //! - [`general::GeneralSolver`]: any box shape up to 64×64; candidate bitmasks,
 //!   naked and hidden singles to a fixpoint, most-constrained-cell branching.
 //! - [`fast9::Fast9Solver`]: the 9×9 engine (band bitboards).
+//! - [`small::SmallSolver`]: grids of at most 64 cells (4×4, 6×6, 8×8, 1×N
+//!   boxes …); one 64-bit board per digit, a few words copied per branch.
 //! - [`reference::ReferenceSolver`]: deliberately plain backtracking, the slow
 //!   and obviously-correct twin the tests compare the fast engines with.
 
@@ -16,6 +18,7 @@ pub mod count;
 pub mod fast9;
 pub mod general;
 pub mod reference;
+pub mod small;
 
 use crate::grid::Shape;
 
@@ -74,7 +77,12 @@ pub trait Solver: Send {
 }
 
 /// The fastest engine available for `shape`: the band-bitboard engine for 9×9,
-/// the general engine for every other shape.
+/// the small-grid bitboard engine up to 64 cells, the general engine for every
+/// other shape.
 pub fn solver_for(shape: Shape) -> Box<dyn Solver> {
+    // Grids of at most 64 cells (`small::MAX_CELLS`).
+    if let Some(solver) = small::SmallSolver::new(shape) {
+        return Box::new(solver);
+    }
     Box::new(general::GeneralSolver::new(shape))
 }

@@ -1,0 +1,81 @@
+//! [`SmallSolver`]: the engine for grids of at most 64 cells (side `N ≤ 8`):
+//! 4×4, 6×6 (2×3 or 3×2 boxes), 8×8 (2×4 or 4×2), and every other shape with
+//! `N² ≤ 64`, including 1×N boxes (Latin squares).
+//!
+//! The whole search state is one 64-bit board per digit plus a mask of placed
+//! cells (see [`engine`] for the layout and invariants), so a state is a few
+//! words copied per branch and propagation is a handful of bitwise operations
+//! per digit. The engine is specialised at compile time on `N`, which lets
+//! every per-digit loop unroll.
+
+mod engine;
+
+use self::engine::Engine;
+use super::{Outcome, Solver};
+use crate::grid::Shape;
+
+/// The largest number of cells the small engine handles (one `u64` board).
+pub const MAX_CELLS: usize = 64;
+
+/// The bitboard engine for shapes with at most [`MAX_CELLS`] cells.
+#[derive(Clone, Debug)]
+pub struct SmallSolver {
+    inner: Side,
+}
+
+/// One engine per side length, so that digit loops have a constant bound.
+#[derive(Clone, Debug)]
+enum Side {
+    One(Engine<1>),
+    Two(Engine<2>),
+    Three(Engine<3>),
+    Four(Engine<4>),
+    Five(Engine<5>),
+    Six(Engine<6>),
+    Seven(Engine<7>),
+    Eight(Engine<8>),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $engine:ident => $body:expr) => {
+        match $self {
+            Side::One($engine) => $body,
+            Side::Two($engine) => $body,
+            Side::Three($engine) => $body,
+            Side::Four($engine) => $body,
+            Side::Five($engine) => $body,
+            Side::Six($engine) => $body,
+            Side::Seven($engine) => $body,
+            Side::Eight($engine) => $body,
+        }
+    };
+}
+
+impl SmallSolver {
+    /// A solver for `shape`, or `None` when the grid has more than
+    /// [`MAX_CELLS`] cells.
+    pub fn new(shape: Shape) -> Option<SmallSolver> {
+        let inner = match shape.side() {
+            1 => Side::One(Engine::new(shape)),
+            2 => Side::Two(Engine::new(shape)),
+            3 => Side::Three(Engine::new(shape)),
+            4 => Side::Four(Engine::new(shape)),
+            5 => Side::Five(Engine::new(shape)),
+            6 => Side::Six(Engine::new(shape)),
+            7 => Side::Seven(Engine::new(shape)),
+            8 => Side::Eight(Engine::new(shape)),
+            _ => return None,
+        };
+        Some(SmallSolver { inner })
+    }
+}
+
+impl Solver for SmallSolver {
+    fn shape(&self) -> Shape {
+        dispatch!(&self.inner, engine => engine.shape())
+    }
+
+    fn solve(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
+        dispatch!(&mut self.inner, engine => engine.solve(givens, limit.max(1), solution))
+    }
+}
