@@ -163,6 +163,21 @@ fn make_solver(args: &SlideArgs) -> SlideSolver {
     SlideSolver::new(databases, cache_dir)
 }
 
+/// Says on standard error that the 7-8 databases are about to be built: the
+/// one wait of minutes this command can make, so it should not look hung.
+fn warn_if_slow_build(solver: &SlideSolver) {
+    let cache = solver.cache_dir();
+    if solver.built_fifteen().is_none()
+        && solver.databases() == Databases::SevenEight
+        && Databases::preferred(cache) != Databases::SevenEight
+    {
+        let place = cache.map_or("in memory only".to_string(), |dir| {
+            format!("cached in {}", dir.display())
+        });
+        eprintln!("sudokit slide: building the 7-8 pattern databases: minutes, once ({place})");
+    }
+}
+
 /// Solves a batch in parallel and writes its answers in input order.
 fn answer(
     solver: &SlideSolver,
@@ -173,9 +188,11 @@ fn answer(
     totals: &mut Totals,
 ) -> anyhow::Result<()> {
     let boards: Vec<_> = batch.par_iter().map(|r| slide::parse(&r.body)).collect();
-    if boards.iter().flatten().any(|board| board.width() == 4) {
+    let needs_databases = |b: &slide::Board| b.width() == 4 && b.is_solvable(goal);
+    if boards.iter().flatten().any(needs_databases) {
         // Build or load the databases first, so that the time reported for
         // each puzzle is the time spent solving it.
+        warn_if_slow_build(solver);
         solver.fifteen();
     }
     let answers: Vec<Answer> = boards

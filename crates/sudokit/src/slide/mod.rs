@@ -81,6 +81,16 @@ impl SlideSolver {
             .get_or_init(|| Fifteen::new(self.databases, self.cache.as_deref()))
     }
 
+    /// The 15-puzzle heuristic this solver uses (or will use once built).
+    pub fn databases(&self) -> Databases {
+        self.databases
+    }
+
+    /// Where the pattern databases are cached, if anywhere.
+    pub fn cache_dir(&self) -> Option<&std::path::Path> {
+        self.cache.as_deref()
+    }
+
     /// The 15-puzzle solver if it has been built already (nothing is built).
     pub fn built_fifteen(&self) -> Option<&Fifteen> {
         self.fifteen.get()
