@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::parse::{classify, AlphabetError, Format, FormatError, FormatSpec, Line, ParseError};
-use crate::solver::{solver_for, Solver, Status};
+use crate::solver::choice::EngineChoice;
+use crate::solver::{Solver, Status};
 
 /// Bytes read per block before the block is analysed.
 pub const BLOCK_BYTES: usize = 4 << 20;
@@ -36,6 +37,8 @@ pub struct AnalyzeOptions {
     pub minimal: bool,
     /// Keep the first solution of every solvable puzzle.
     pub solutions: bool,
+    /// The engine to solve with.
+    pub engine: EngineChoice,
 }
 
 /// The analysis of one valid puzzle.
@@ -369,7 +372,7 @@ where
             let results: Vec<PieceResult<'_>> = parts
                 .par_iter()
                 .map_init(
-                    || solver_for(format.shape()),
+                    || options.engine.build(format.shape()),
                     |solver, piece| analyze_piece(piece, format, options, solver.as_mut()),
                 )
                 .collect();

@@ -12,7 +12,7 @@ use sudokit::analyze::{analyze_stream, AnalyzeOptions, Summary, Verdict};
 use sudokit::parse::Format;
 use sudokit::solver::Status;
 
-use super::{open_input, push_number, FormatArgs, ThreadArgs};
+use super::{open_input, push_number, EngineArgs, FormatArgs, ThreadArgs};
 
 /// Options of `sudokit analyze`.
 #[derive(clap::Args, Debug)]
@@ -23,6 +23,8 @@ pub struct AnalyzeArgs {
     pub format: FormatArgs,
     #[command(flatten)]
     pub threads: ThreadArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Language of the text output: `en`, or `zh` for the challenge's wording.
     #[arg(long, value_enum, default_value_t = Lang::En)]
     pub lang: Lang,
@@ -206,6 +208,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         spec: args.format.spec(),
         minimal: args.minimal,
         solutions: args.output == OutputFormat::Jsonl,
+        engine: args.engine.engine,
     };
     let mut printer = Printer {
         output: args.output,

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use sudokit::grid::Shape;
 use sudokit::parse::FormatSpec;
+use sudokit::solver::choice::EngineChoice;
 
 /// `--box` and `--symbols`, taken by every Sudoku command.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -34,6 +35,14 @@ impl FormatArgs {
             symbols: self.symbols.clone(),
         }
     }
+}
+
+/// `--engine`: which solver runs (for comparisons; `auto` is the fastest).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct EngineArgs {
+    /// Solver: auto (fastest for the shape), general, or reference (slow).
+    #[arg(long, value_name = "NAME", default_value_t = EngineChoice::Auto)]
+    pub engine: EngineChoice,
 }
 
 /// `--threads`: the size of the worker pool.

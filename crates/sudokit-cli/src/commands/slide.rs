@@ -96,13 +96,14 @@ struct Totals {
 /// Runs the command; exit status 0 if every line was a puzzle, 1 otherwise.
 pub fn run(args: &SlideArgs) -> anyhow::Result<ExitCode> {
     args.threads.install()?;
-    let input: Box<dyn BufRead> = match &args.input {
-        Some(path) if path.as_os_str() != "-" => Box::new(BufReader::new(
+    let from_file = args.input.as_ref().filter(|path| path.as_os_str() != "-");
+    let input: Box<dyn BufRead> = match from_file {
+        Some(path) => Box::new(BufReader::new(
             File::open(path).with_context(|| format!("cannot open {}", path.display()))?,
         )),
-        _ => Box::new(io::stdin().lock()),
+        None => Box::new(io::stdin().lock()),
     };
-    let interactive = args.input.is_none() && io::stdin().is_terminal();
+    let interactive = from_file.is_none() && io::stdin().is_terminal();
     let batch_size = if interactive { 1 } else { BATCH };
     let solver = make_solver(args);
     let goal = if args.blank_first {

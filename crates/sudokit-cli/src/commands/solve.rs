@@ -7,7 +7,7 @@ use sudokit::analyze::{analyze_stream, AnalyzeOptions, Verdict};
 use sudokit::grid::Shape;
 use sudokit::parse::Format;
 
-use super::{inputs_from_args, FormatArgs, ThreadArgs};
+use super::{inputs_from_args, EngineArgs, FormatArgs, ThreadArgs};
 
 /// Options of `sudokit solve`.
 #[derive(clap::Args, Debug)]
@@ -19,6 +19,8 @@ pub struct SolveArgs {
     pub format: FormatArgs,
     #[command(flatten)]
     pub threads: ThreadArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Print each solution as a grid, with `|` and `-` between boxes.
     #[arg(long)]
     pub pretty: bool,
@@ -32,6 +34,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         spec: args.format.spec(),
         minimal: false,
         solutions: true,
+        engine: args.engine.engine,
     };
     let mut out = Vec::new();
     let summary = analyze_stream(input, &options, |format, verdicts| {

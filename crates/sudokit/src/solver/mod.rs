@@ -14,6 +14,7 @@
 //! - [`reference::ReferenceSolver`]: deliberately plain backtracking, the slow
 //!   and obviously-correct twin the tests compare the fast engines with.
 
+pub mod choice;
 pub mod count;
 pub mod fast9;
 pub mod general;
