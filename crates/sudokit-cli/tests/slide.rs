@@ -151,6 +151,22 @@ fn fifteen_puzzles_with_each_heuristic() {
 }
 
 #[test]
+fn reads_a_file_with_trailing_fields() {
+    let path = std::env::temp_dir().join(format!("sudokit-slide-{}.txt", std::process::id()));
+    std::fs::write(
+        &path,
+        "23415x768 HDU sample\n1 2 3 4 5 6 7 x 8 ; one move\n",
+    )
+    .unwrap();
+    let out = slide(&[path.to_str().unwrap()], "");
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let answers = lines(&out);
+    assert_eq!(answers[0].len(), 19);
+    assert_eq!(answers[1], "r");
+}
+
+#[test]
 fn missing_file_is_a_usage_error() {
     let out = slide(&["/nonexistent/puzzles.txt"], "");
     assert_eq!(out.status.code(), Some(2));

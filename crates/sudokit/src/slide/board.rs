@@ -289,24 +289,28 @@ impl fmt::Display for Board {
 /// Reads one puzzle body (no `id:` prefix, no line ending).
 ///
 /// Tiles are separated by whitespace or commas (`2 3 4 1 5 x 7 6 8`, any
-/// spacing); a line without separators is compact and holds the 9 tiles of an
-/// 8-puzzle (`23415x768`). The blank is `0`, `x` or `X`.
+/// spacing). A first word longer than any tile number is a compact 8-puzzle
+/// (`23415x768`), and whatever follows it is a trailing field (a name, a
+/// rating) and ignored, as is anything after a `;` in either layout
+/// (SPEC §1). The blank is `0`, `x` or `X`.
 pub fn parse(body: &str) -> Result<Board, ParseError> {
-    let body = body.trim();
+    let body = body.split(';').next().unwrap_or_default().trim();
     let is_separator = |c: char| c.is_whitespace() || c == ',';
-    let values: Vec<u64> = if body.contains(is_separator) {
+    let first = body.split(is_separator).next().unwrap_or_default();
+    let values: Vec<u64> = if first.chars().count() <= 2 {
         body.split(is_separator)
             .filter(|t| !t.is_empty())
             .enumerate()
             .map(|(i, token)| read_tile(token, i + 1))
             .collect::<Result<_, _>>()?
     } else {
-        let found = body.chars().count();
-        if found != 9 && found != 0 {
+        let found = first.chars().count();
+        if found != 9 {
             return Err(ParseError::CompactLength { found });
         }
         let mut buf = [0u8; 4];
-        body.chars()
+        first
+            .chars()
             .enumerate()
             .map(|(i, c)| read_tile(c.encode_utf8(&mut buf), i + 1))
             .collect::<Result<_, _>>()?
@@ -349,6 +353,19 @@ mod tests {
         assert_eq!(spaced, parse("234150768").unwrap());
         assert_eq!(spaced.tiles(), &[2, 3, 4, 1, 5, 0, 7, 6, 8]);
         assert_eq!(spaced.blank(), 5);
+    }
+
+    #[test]
+    fn ignores_trailing_fields() {
+        let board = parse("23415x768").unwrap();
+        assert_eq!(parse("23415x768 HDU sample, 19 moves").unwrap(), board);
+        assert_eq!(parse("2 3 4 1 5 x 7 6 8 ; HDU sample").unwrap(), board);
+        assert_eq!(parse("2,3,4,1,5,x,7,6,8").unwrap(), board);
+        // Spaced tiles end only at a `;`: a tenth word is a tenth tile.
+        assert!(matches!(
+            parse("2 3 4 1 5 x 7 6 8 rated"),
+            Err(ParseError::Unexpected { position: 10, .. })
+        ));
     }
 
     #[test]
