@@ -18,7 +18,7 @@ pub(super) struct Counts {
 pub(super) fn changed<const SIMD: bool>(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 9]) -> u32 {
     #[cfg(target_arch = "x86_64")]
     if SIMD {
-        // SAFETY: SSE2 is part of the x86-64 baseline.
+        // SAFETY: the SIMD path only runs where AVX2 and BMI2 were detected.
         return unsafe { x86::changed(cand, prev) };
     }
     let mut dirty = 0;
@@ -57,16 +57,24 @@ mod x86 {
     use super::Counts;
     use std::arch::x86_64::*;
 
+    /// Needs AVX2 and BMI2 (the SIMD path's features).
     #[inline(always)]
     pub(super) unsafe fn changed(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 9]) -> u32 {
-        let mut dirty = 0;
-        for d in 0..9 {
-            let c = _mm_loadu_si128(cand[d].as_ptr().cast());
-            let p = _mm_loadu_si128(prev[d].as_ptr().cast());
-            let same = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(c, p))) as u32;
-            dirty |= (!same & 7) << (3 * d);
+        // Two digits per 256-bit compare: bit 4·d + b of `same` (lane 3 of
+        // each digit included, always equal), then the lane-3 bits dropped.
+        let c = cand.as_ptr().cast::<u32>();
+        let p = prev.as_ptr().cast::<u32>();
+        let mut same = 0u64;
+        for k in 0..4 {
+            let x = _mm256_loadu_si256(c.add(8 * k).cast());
+            let y = _mm256_loadu_si256(p.add(8 * k).cast());
+            let eq = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, y))) as u32;
+            same |= u64::from(eq) << (8 * k);
         }
-        dirty
+        let x = _mm_loadu_si128(c.add(32).cast());
+        let y = _mm_loadu_si128(p.add(32).cast());
+        same |= u64::from(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, y))) as u32) << 32;
+        _pext_u64(!same, 0x7_7777_7777) as u32
     }
 
     #[inline(always)]

@@ -425,7 +425,6 @@ fn band_update<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9], d:
         return false;
     }
     prev[d][b] = a;
-    board.cand[d][b] = a;
     // A box whose cells for the digit share one column claims that column
     // in the other bands.
     let lock = COL_LOCK[((a | a >> 9 | a >> 18) & 0x1FF) as usize];
