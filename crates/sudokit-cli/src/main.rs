@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand};
 
 /// Sudoku-family puzzles of every box shape: analyse, solve, count.
 #[derive(Parser, Debug)]
-#[command(name = "sudokit", version, about, propagate_version = true)]
+#[command(name = "sudokit", version, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -196,9 +196,10 @@ fn solve_prints_solutions_pretty_grids_and_no_solution() {
     assert_eq!(lines.next(), Some("x:No solution"));
     let pretty = stdout(&run(&["solve", "--pretty", puzzle], b""));
     let rows: Vec<&str> = pretty.lines().collect();
-    assert_eq!(rows.len(), 1 + 9 + 2, "{pretty}");
-    assert_eq!(rows[4], "------+-------+------");
-    assert_eq!(rows[1].replace([' ', '|'], ""), solution[..9]);
+    assert_eq!(rows.len(), 9 + 2 + 1, "{pretty}");
+    assert_eq!(rows[3], "------+-------+------");
+    assert_eq!(rows[11], "");
+    assert_eq!(rows[0].replace([' ', '|'], ""), solution[..9]);
 }
 
 #[test]

@@ -64,11 +64,14 @@ fn write_verdict(out: &mut Vec<u8>, format: Option<&Format>, verdict: &Verdict<'
     if let Some(id) = verdict.id {
         out.extend_from_slice(id.as_bytes());
         out.push(b':');
+        if pretty && analysis.solution.is_some() {
+            out.push(b'\n');
+        }
     }
     match (&analysis.solution, format) {
         (Some(grid), Some(format)) if pretty => {
-            out.push(b'\n');
             write_pretty(out, format, grid);
+            out.push(b'\n');
         }
         (Some(grid), Some(format)) => {
             format.alphabet().write_cells(grid, out);
