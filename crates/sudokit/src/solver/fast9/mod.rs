@@ -45,7 +45,7 @@ mod tables;
 use super::{Outcome, Solver};
 use crate::grid::Shape;
 use kernel::Counts;
-use tables::{columns, ALLOWED, BAND, BAND_KEEP, COL_LOCK, COVER, LINES, PEERS, PERMS, PERM_ROWS, SHRINK, VALID};
+use tables::{columns, ALLOWED, BAND, BAND_KEEP, COL_LOCK, COVER, LINES, PEERS, PERMS, PERM_COUNT, PERM_ROWS, SHRINK, VALID};
 
 /// Candidate masks of a position; see the module docs for the layout.
 #[derive(Clone, Copy)]
@@ -389,6 +389,9 @@ fn propagate<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> b
     }
 }
 
+/// The two bands other than band `b`.
+const OTHER_BANDS: [(usize, usize); 3] = [(1, 2), (0, 2), (0, 1)];
+
 /// The cells of band mask `a` alone in their row; every row is non-empty.
 #[inline(always)]
 fn lone_in_row<const SIMD: bool>(a: u32) -> u32 {
@@ -428,10 +431,12 @@ fn band_update<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9], d:
     // A box whose cells for the digit share one column claims that column
     // in the other bands.
     let lock = COL_LOCK[((a | a >> 9 | a >> 18) & 0x1FF) as usize];
+    // (Indexed one by one: a vector load over the band just stored would
+    // stall on store forwarding.)
     let row = &mut board.cand[d];
-    row[0] &= lock;
-    row[1] &= lock;
-    row[2] &= lock;
+    let (b1, b2) = OTHER_BANDS[b];
+    row[b1] &= lock;
+    row[b2] &= lock;
     row[b] = a;
     let placed = lone_in_row::<SIMD>(a) & board.unsolved[b];
     if placed != 0 {
@@ -480,21 +485,22 @@ enum Next {
 /// not yet fixed), the digit with the fewest permutations left.
 #[inline(always)]
 fn examine<const SIMD: bool>(board: &mut Board) -> Next {
-    // mats[d][u]: occupancy matrix of digit d in unit u (bands 0..3, stacks
-    // 3..6; lanes 6 and 7 stay empty), laid out for 128-bit lanes.
-    let mut mats = [[0u16; 8]; 9];
+    // mats[d]: the occupancy matrices of digit d in the six units, unit u
+    // (bands 0..3, stacks 3..6) in bits 10·u.. 10·u + 9 (bit 9 of each lane
+    // stays clear, so shifts by one or two within a lane never cross lanes).
+    let mut mats = [0u64; 9];
     for (m, row) in mats.iter_mut().zip(&board.cand) {
         let w = column_word(row);
         for u in 0..3 {
-            m[u] = band_matrix::<SIMD>(row[u]) as u16;
-            m[u + 3] = stack_matrix::<SIMD>(w, u as u32) as u16;
+            *m |= (band_matrix::<SIMD>(row[u]) as u64) << (10 * u);
+            *m |= (stack_matrix::<SIMD>(w, u as u32) as u64) << (10 * (u + 3));
         }
     }
     // The column logic: keep the mini-columns some permutation uses.
     let mut changed = false;
-    for (d, m) in mats.iter().enumerate() {
+    for (d, &m) in mats.iter().enumerate() {
         for s in 0..3 {
-            let x = m[s + 3];
+            let x = ((m >> (10 * (s + 3))) & 0x1FF) as u16;
             let allowed = ALLOWED[x as usize];
             if allowed == 0 {
                 return Next::Contradiction;
@@ -509,54 +515,48 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
         return Next::Changed;
     }
     // Bit-sliced counts over the digits, all six units at once: p_k / c_k =
-    // mini-lines with at least k possible / certain digits.
-    let mut p = [[0u16; 8]; 4];
-    let mut c = [[0u16; 8]; 4];
-    let mut lone = [[0u16; 8]; 9];
-    for (m, l) in mats.iter().zip(lone.iter_mut()) {
-        for u in 0..8 {
-            let x = m[u];
-            let (b0, b1, b2) = (x & 0o111, (x >> 1) & 0o111, (x >> 2) & 0o111);
-            let multi = (b0 & b1) | (b0 & b2) | (b1 & b2);
-            let y = x & !(multi | multi << 1 | multi << 2);
-            l[u] = y;
-            p[3][u] |= p[2][u] & x;
-            p[2][u] |= p[1][u] & x;
-            p[1][u] |= p[0][u] & x;
-            p[0][u] |= x;
-            c[3][u] |= c[2][u] & y;
-            c[2][u] |= c[1][u] & y;
-            c[1][u] |= c[0][u] & y;
-            c[0][u] |= y;
-        }
+    // mini-lines with at least k possible / certain digits. An entry is
+    // certain when it is alone in its line (row of the matrix).
+    let (mut p1, mut p2, mut p3, mut p4) = (0u64, 0u64, 0u64, 0u64);
+    let (mut c1, mut c2, mut c3, mut c4) = (0u64, 0u64, 0u64, 0u64);
+    let mut certain = [0u64; 9];
+    for (&x, c) in mats.iter().zip(certain.iter_mut()) {
+        let (b0, b1, b2) = (x & LANES_0, (x >> 1) & LANES_0, (x >> 2) & LANES_0);
+        let multi = (b0 & b1) | (b0 & b2) | (b1 & b2);
+        let y = x & !(multi | multi << 1 | multi << 2);
+        *c = y;
+        p4 |= p3 & x;
+        p3 |= p2 & x;
+        p2 |= p1 & x;
+        p1 |= x;
+        c4 |= c3 & y;
+        c3 |= c2 & y;
+        c2 |= c1 & y;
+        c1 |= y;
     }
-    let mut bad = 0;
-    let mut take = [0u16; 8];
-    let mut full = [0u16; 8];
-    for u in 0..8 {
-        bad |= (!p[2][u] | c[3][u]) & if u < 6 { 0x1FF } else { 0 };
-        take[u] = p[2][u] & !p[3][u];
-        full[u] = c[2][u] & !c[3][u];
-    }
-    if bad != 0 {
+    if (!p3 | c4) & LANES_ALL != 0 {
         return Next::Contradiction;
     }
+    let take = p3 & !p4;
+    let full = c3 & !c4;
     // A mini-line with exactly three possible and three certain digits is
     // settled; any other with three of either still has work to do.
-    if (0..6).any(|u| take[u] ^ full[u] != 0) {
-        for (d, (m, l)) in mats.iter().zip(&lone).enumerate() {
-            for u in 0..6 {
-                let (x, c) = (m[u], l[u]);
-                let gain = x & take[u] & !c;
-                let lose = x & full[u] & !c;
-                if gain | lose == 0 {
-                    continue;
-                }
-                let next = u32::from((x & !lose & !COVER[gain as usize]) | gain);
+    if take ^ full != 0 {
+        for (d, (&x, &c)) in mats.iter().zip(&certain).enumerate() {
+            let gain = x & take & !c;
+            let lose = x & full & !c;
+            let mut lanes = gain | lose;
+            while lanes != 0 {
+                let u = lanes.trailing_zeros() / 10;
+                let at = 10 * u;
+                lanes &= !(0x3FF << at);
+                let lane = |v: u64| ((v >> at) & 0x1FF) as u32;
+                let g = lane(gain);
+                let next = (lane(x) & !lane(lose) & !u32::from(COVER[g as usize])) | g;
                 if u < 3 {
-                    board.cand[d][u] &= BAND_KEEP[next as usize];
+                    board.cand[d][u as usize] &= BAND_KEEP[next as usize];
                 } else {
-                    restrict_stack::<SIMD>(&mut board.cand[d], u as u32 - 3, next);
+                    restrict_stack::<SIMD>(&mut board.cand[d], u - 3, next);
                 }
                 changed = true;
             }
@@ -565,10 +565,11 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
             return Next::Changed;
         }
     }
+    let count = |d: usize, u: usize| u32::from(PERM_COUNT[((mats[d] >> (10 * u)) & 0x1FF) as usize]);
     let mut best_u = 0;
     let mut best_total = u32::MAX;
     for u in 0..6 {
-        let t: u32 = mats.iter().map(|m| u32::from(VALID[m[u] as usize]).count_ones()).sum();
+        let t: u32 = (0..9).map(|d| count(d, u)).sum();
         if t > 9 && t < best_total {
             best_total = t;
             best_u = u;
@@ -576,8 +577,8 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
     }
     let mut best_d = 0;
     let mut best_n = u32::MAX;
-    for (d, m) in mats.iter().enumerate() {
-        let n = u32::from(VALID[m[best_u] as usize]).count_ones();
+    for d in 0..9 {
+        let n = count(d, best_u);
         if n >= 2 && n < best_n {
             best_n = n;
             best_d = d;
@@ -589,9 +590,20 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
     } else {
         Branch::Stack { digit, stack: best_u as u8 - 3 }
     };
-    let untried = if best_n == u32::MAX { 0 } else { u32::from(VALID[mats[best_d][best_u] as usize]) };
+    let untried = if best_n == u32::MAX {
+        0
+    } else {
+        u32::from(VALID[((mats[best_d] >> (10 * best_u)) & 0x1FF) as usize])
+    };
     Next::Branch(branch, untried)
 }
+
+/// Bits 0, 3 and 6 (the first entry of each line) of the six 10-bit lanes.
+const LANES_0: u64 = 0o111 * LANE_ONES;
+/// All nine entries of the six 10-bit lanes.
+const LANES_ALL: u64 = 0x1FF * LANE_ONES;
+/// Bit 0 of each of the six 10-bit lanes.
+const LANE_ONES: u64 = 1 | 1 << 10 | 1 << 20 | 1 << 30 | 1 << 40 | 1 << 50;
 
 /// The digits of a solved board, row-major.
 fn grid_of(board: &Board) -> [u8; 81] {

@@ -67,6 +67,17 @@ pub(super) const VALID: [u8; 512] = {
     t
 };
 
+/// `PERM_COUNT[m]`: how many permutations fit inside `m`.
+pub(super) const PERM_COUNT: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = VALID[m].count_ones() as u8;
+        m += 1;
+    }
+    t
+};
+
 /// `ALLOWED[m]`: the union of the permutations inside `m` (0 when none fits):
 /// the entries of the matrix that some complete placement still uses.
 pub(super) const ALLOWED: [u16; 512] = {
