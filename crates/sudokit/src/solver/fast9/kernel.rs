@@ -30,6 +30,24 @@ pub(super) fn changed<const SIMD: bool>(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 
     dirty
 }
 
+/// `masks[v][b]`: the cells of band `b` holding value `v` in `cells` (81
+/// values `0..=9`, then padding).
+#[inline(always)]
+pub(super) fn given_masks<const SIMD: bool>(cells: &[u8; 96]) -> [[u32; 4]; 10] {
+    #[cfg(target_arch = "x86_64")]
+    if SIMD {
+        // SAFETY: the SIMD path only runs where AVX2 was detected.
+        return unsafe { x86::given_masks(cells) };
+    }
+    let mut masks = [[0u32; 4]; 10];
+    for (b, band) in cells[..81].chunks_exact(27).enumerate() {
+        for (i, &v) in band.iter().enumerate() {
+            masks[usize::from(v)][b] |= 1 << i;
+        }
+    }
+    masks
+}
+
 /// Bit-sliced candidate counts of every cell (saturating at two).
 #[inline(always)]
 pub(super) fn counts<const SIMD: bool>(cand: &[[u32; 4]; 9]) -> Counts {
@@ -75,6 +93,21 @@ mod x86 {
         let y = _mm_loadu_si128(p.add(32).cast());
         same |= u64::from(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, y))) as u32) << 32;
         _pext_u64(!same, 0x7_7777_7777) as u32
+    }
+
+    /// Needs AVX2.
+    #[inline(always)]
+    pub(super) unsafe fn given_masks(cells: &[u8; 96]) -> [[u32; 4]; 10] {
+        let mut masks = [[0u32; 4]; 10];
+        for b in 0..3 {
+            // Bytes 27·b .. 27·b + 32 lie within the 96-byte buffer.
+            let x = _mm256_loadu_si256(cells.as_ptr().add(27 * b).cast());
+            for (v, m) in masks.iter_mut().enumerate() {
+                let eq = _mm256_cmpeq_epi8(x, _mm256_set1_epi8(v as i8));
+                m[b] = _mm256_movemask_epi8(eq) as u32 & 0x7FF_FFFF;
+            }
+        }
+        masks
     }
 
     #[inline(always)]

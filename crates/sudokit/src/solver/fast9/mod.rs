@@ -129,26 +129,27 @@ impl Fast9Solver {
     }
 
     /// Runs the search from `board`, compiled for AVX2/BMI2 when `simd`.
-    fn run(&mut self, board: Board) {
+    fn run(&mut self, cells: &[u8; 96]) {
         #[cfg(target_arch = "x86_64")]
         if self.simd {
             // SAFETY: `simd` is only true when `simd_available()` said so.
-            unsafe { self.run_x86(board) };
+            unsafe { self.run_x86(cells) };
             return;
         }
-        self.search::<false>(board);
+        self.search::<false>(cells);
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn run_x86(&mut self, board: Board) {
-        self.search::<true>(board);
+    unsafe fn run_x86(&mut self, cells: &[u8; 96]) {
+        self.search::<true>(cells);
     }
 
     /// Depth-first search over an explicit stack; counts solutions into
     /// `self.outcome` and keeps the first in `self.first`.
     #[inline(always)]
-    fn search<const SIMD: bool>(&mut self, mut board: Board) {
+    fn search<const SIMD: bool>(&mut self, cells: &[u8; 96]) {
+        let mut board = initial_board::<SIMD>(cells);
         self.stack.clear();
         // Lanes 0..3 differ from any mask: every band starts out dirty.
         self.prev = [[u32::MAX, u32::MAX, u32::MAX, 0]; 9];
@@ -230,29 +231,9 @@ impl Solver for Fast9Solver {
         self.outcome = Outcome::default();
         self.first = None;
         self.want_first = solution.is_some();
-        // own[v][b]: the cells of band b given as v (row 0: the blanks).
-        let mut own = [[0u32; 4]; 10];
-        for (b, band) in givens.chunks_exact(27).enumerate() {
-            for (i, &v) in band.iter().enumerate() {
-                own[usize::from(v)][b] |= 1 << i;
-            }
-        }
-        // Each given keeps only its digit and takes that digit from its row,
-        // box and column. Clashing givens keep their digit too, but both are
-        // then naked singles in one unit, and placing them empties a cell.
-        let mut board = Board {
-            cand: [[0; 4]; 9],
-            unsolved: [BAND, BAND, BAND, 0],
-        };
-        for (row, g) in board.cand.iter_mut().zip(&own[1..]) {
-            let w = column_word(g);
-            let cols = columns((w | w >> 9 | w >> 18) & 0x1FF);
-            for b in 0..3 {
-                let taken = LINES[band_matrix::<false>(g[b])] | cols;
-                row[b] = (own[0][b] & !taken) | g[b];
-            }
-        }
-        self.run(board);
+        let mut cells = [0u8; 96];
+        cells[..81].copy_from_slice(givens);
+        self.run(&cells);
         if let (Some(out), Some(first)) = (solution, self.first) {
             out.copy_from_slice(&first);
         }
@@ -274,6 +255,29 @@ fn simd_available() -> bool {
     {
         false
     }
+}
+
+/// The board of a puzzle (81 cells, then padding) before any propagation.
+#[inline(always)]
+fn initial_board<const SIMD: bool>(cells: &[u8; 96]) -> Board {
+    // own[v][b]: the cells of band b given as v (row 0: the blanks).
+    let own = kernel::given_masks::<SIMD>(cells);
+    // Each given keeps only its digit and takes that digit from its row,
+    // box and column. Clashing givens keep their digit too, but both are
+    // then naked singles in one unit, and placing them empties a cell.
+    let mut board = Board {
+        cand: [[0; 4]; 9],
+        unsolved: [BAND, BAND, BAND, 0],
+    };
+    for (row, g) in board.cand.iter_mut().zip(&own[1..]) {
+        let w = column_word(g);
+        let cols = columns((w | w >> 9 | w >> 18) & 0x1FF);
+        for b in 0..3 {
+            let taken = LINES[band_matrix::<SIMD>(g[b])] | cols;
+            row[b] = (own[0][b] & !taken) | g[b];
+        }
+    }
+    board
 }
 
 /// Removes digit `d` from the row, box and column peers of cell `i` in band
