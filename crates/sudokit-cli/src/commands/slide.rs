@@ -189,10 +189,16 @@ fn answer(
     totals: &mut Totals,
 ) -> anyhow::Result<()> {
     let boards: Vec<_> = batch.par_iter().map(|r| slide::parse(&r.body)).collect();
-    let needs_databases = |b: &slide::Board| b.width() == 4 && b.is_solvable(goal);
-    if boards.iter().flatten().any(needs_databases) {
-        // Build or load the databases first, so that the time reported for
-        // each puzzle is the time spent solving it.
+    // Build or load the tables first, so that the time reported for each
+    // puzzle is the time spent solving it.
+    let solvable = |width: usize| {
+        let mut valid = boards.iter().flatten();
+        valid.any(|b| b.width() == width && b.is_solvable(goal))
+    };
+    if solvable(3) {
+        slide::eight::table();
+    }
+    if solvable(4) {
         warn_if_slow_build(solver);
         solver.fifteen();
     }
