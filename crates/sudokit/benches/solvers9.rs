@@ -54,7 +54,11 @@ fn parse(text: &str) -> Vec<[u8; 81]> {
 
 /// Runs `count` over all puzzles repeatedly for at least `min`; returns
 /// puzzles per second and the sum of what `count` returned over one pass.
-fn rate(puzzles: &[[u8; 81]], min: Duration, mut count: impl FnMut(&[u8; 81]) -> u64) -> (f64, u64) {
+fn rate(
+    puzzles: &[[u8; 81]],
+    min: Duration,
+    mut count: impl FnMut(&[u8; 81]) -> u64,
+) -> (f64, u64) {
     let mut passes = 0u64;
     let mut total = 0u64;
     let start = Instant::now();
@@ -81,9 +85,15 @@ fn status_of_sudoku_crate(p: &[u8; 81]) -> Status {
 }
 
 fn main() {
-    let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
     let min = Duration::from_secs_f64(
-        std::env::var("SOLVERS9_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(1.0),
+        std::env::var("SOLVERS9_SECONDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1.0),
     );
     let dir = data_dir();
     if !dir.is_dir() {
@@ -103,7 +113,14 @@ fn main() {
     );
     println!(
         "{:<38} {:>7} {:>11} {:>11} {:>11} {:>11} {:>11} {:>9}",
-        "set", "puzzles", "fast9 simd", "fast9 scal", "general", "sudoku 0.8", "tdoku ref", "guesses"
+        "set",
+        "puzzles",
+        "fast9 simd",
+        "fast9 scal",
+        "general",
+        "sudoku 0.8",
+        "tdoku ref",
+        "guesses"
     );
     for (name, tdoku) in SETS {
         if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
@@ -125,9 +142,21 @@ fn main() {
                 let solved = Puzzle::new(shape, solution.to_vec()).unwrap();
                 assert!(puzzle.is_solved_by(&solved), "{name} #{i}: bad solution");
             }
-            assert_eq!(a, scalar.status(p, None), "{name} #{i}: scalar path disagrees");
-            assert_eq!(a, general.status(p, None), "{name} #{i}: GeneralSolver disagrees");
-            assert_eq!(a, status_of_sudoku_crate(p), "{name} #{i}: sudoku crate disagrees");
+            assert_eq!(
+                a,
+                scalar.status(p, None),
+                "{name} #{i}: scalar path disagrees"
+            );
+            assert_eq!(
+                a,
+                general.status(p, None),
+                "{name} #{i}: GeneralSolver disagrees"
+            );
+            assert_eq!(
+                a,
+                status_of_sudoku_crate(p),
+                "{name} #{i}: sudoku crate disagrees"
+            );
         }
 
         let (r_simd, guesses) = rate(&puzzles, min, |p| simd.solve(p, 2, None).guesses);

@@ -48,7 +48,9 @@ fn random_grid(rng: &mut StdRng) -> [u8; 81] {
             grid[9 * r + c] = digits[(3 * (pr % 3) + pr / 3 + pc) % 9];
         }
     }
-    assert!(Puzzle::new(shape(), grid.to_vec()).unwrap().is_valid_solution());
+    assert!(Puzzle::new(shape(), grid.to_vec())
+        .unwrap()
+        .is_valid_solution());
     grid
 }
 
@@ -79,13 +81,19 @@ fn check(givens: &[u8; 81], limit: u64, expected: u64, what: &str) {
         );
         if solutions > 0 {
             let solved = Puzzle::new(shape(), solution.to_vec()).unwrap();
-            assert!(puzzle.is_solved_by(&solved), "{what}: bad solution for {}", line(givens));
+            assert!(
+                puzzle.is_solved_by(&solved),
+                "{what}: bad solution for {}",
+                line(givens)
+            );
         }
     }
 }
 
 fn line(p: &[u8; 81]) -> String {
-    p.iter().map(|&v| if v == 0 { '.' } else { (b'0' + v) as char }).collect()
+    p.iter()
+        .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
+        .collect()
 }
 
 fn oracle_count(p: &[u8; 81], limit: usize) -> u64 {
@@ -114,7 +122,10 @@ fn agrees_with_reference_on_random_puzzles() {
         }
         let expected = reference.solve(&p, 2, None).solutions;
         check(&p, 2, expected, "random");
-        assert_eq!(Status::from_count(expected), Fast9Solver::scalar().status(&p, None));
+        assert_eq!(
+            Status::from_count(expected),
+            Fast9Solver::scalar().status(&p, None)
+        );
     }
 }
 
@@ -180,7 +191,10 @@ fn contradictions_and_edge_cases() {
 fn hard_sample_matches_sudoku_crate() {
     let text = include_str!("data/hard9.txt");
     let mut seen = 0;
-    for l in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for l in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let mut p = [0u8; 81];
         for (c, ch) in p.iter_mut().zip(l.bytes()) {
             *c = if ch.is_ascii_digit() { ch - b'0' } else { 0 };

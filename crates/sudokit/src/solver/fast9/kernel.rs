@@ -61,8 +61,7 @@ pub(super) fn counts<const SIMD: bool>(cand: &[[u32; 4]; 9]) -> Counts {
         two: [0; 4],
     };
     for row in cand {
-        for b in 0..3 {
-            let x = row[b];
+        for (b, &x) in row.iter().enumerate().take(3) {
             c.two[b] |= c.one[b] & x;
             c.one[b] |= x;
         }

@@ -45,7 +45,10 @@ mod tables;
 use super::{Outcome, Solver};
 use crate::grid::Shape;
 use kernel::Counts;
-use tables::{columns, ALLOWED, BAND, BAND_KEEP, COL_LOCK, COVER, LINES, PEERS, PERMS, PERM_COUNT, PERM_ROWS, SHRINK, VALID};
+use tables::{
+    columns, ALLOWED, BAND, BAND_KEEP, COL_LOCK, COVER, LINES, PEERS, PERMS, PERM_COUNT, PERM_ROWS,
+    SHRINK, VALID,
+};
 
 /// Candidate masks of a position; see the module docs for the layout.
 #[derive(Clone, Copy)]
@@ -337,8 +340,9 @@ fn band_matrix<const SIMD: bool>(a: u32) -> usize {
         // SAFETY: the SIMD path only runs where BMI2 was detected.
         return unsafe { std::arch::x86_64::_pext_u32(a | a >> 1 | a >> 2, 0x124_9249) } as usize;
     }
-    (SHRINK[(a & 0x1FF) as usize] | SHRINK[((a >> 9) & 0x1FF) as usize] << 3 | SHRINK[(a >> 18) as usize] << 6)
-        as usize
+    (SHRINK[(a & 0x1FF) as usize]
+        | SHRINK[((a >> 9) & 0x1FF) as usize] << 3
+        | SHRINK[(a >> 18) as usize] << 6) as usize
 }
 
 /// The columns of a digit's three band masks: bit `9·b + c` is set when band
@@ -425,7 +429,12 @@ fn lone_in_row<const SIMD: bool>(a: u32) -> u32 {
 /// The row logic of digit `d` in band `b`: keep the mini-rows some
 /// permutation uses, then place the cells left alone in their row.
 #[inline(always)]
-fn band_update<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9], d: usize, b: usize) -> bool {
+fn band_update<const SIMD: bool>(
+    board: &mut Board,
+    prev: &mut [[u32; 4]; 9],
+    d: usize,
+    b: usize,
+) -> bool {
     let a = board.cand[d][b];
     let a = a & BAND_KEEP[band_matrix::<SIMD>(a)];
     if a == 0 {
@@ -495,8 +504,8 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
     let mut mats = [0u64; 9];
     for (m, row) in mats.iter_mut().zip(&board.cand) {
         let w = column_word(row);
-        for u in 0..3 {
-            *m |= (band_matrix::<SIMD>(row[u]) as u64) << (10 * u);
+        for (u, &a) in row.iter().enumerate().take(3) {
+            *m |= (band_matrix::<SIMD>(a) as u64) << (10 * u);
             *m |= (stack_matrix::<SIMD>(w, u as u32) as u64) << (10 * (u + 3));
         }
     }
@@ -569,7 +578,8 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
             return Next::Changed;
         }
     }
-    let count = |d: usize, u: usize| u32::from(PERM_COUNT[((mats[d] >> (10 * u)) & 0x1FF) as usize]);
+    let count =
+        |d: usize, u: usize| u32::from(PERM_COUNT[((mats[d] >> (10 * u)) & 0x1FF) as usize]);
     let mut best_u = 0;
     let mut best_total = u32::MAX;
     for u in 0..6 {
@@ -590,9 +600,15 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
     }
     let digit = best_d as u8;
     let branch = if best_u < 3 {
-        Branch::Band { digit, band: best_u as u8 }
+        Branch::Band {
+            digit,
+            band: best_u as u8,
+        }
     } else {
-        Branch::Stack { digit, stack: best_u as u8 - 3 }
+        Branch::Stack {
+            digit,
+            stack: best_u as u8 - 3,
+        }
     };
     let untried = if best_n == u32::MAX {
         0
