@@ -118,16 +118,16 @@ impl<const N: usize> Engine<N> {
     /// The state of `givens`: each given cell keeps only its digit, as a
     /// pending naked single (so clashing givens empty a cell when placed).
     fn load(&self, givens: &[u8]) -> State<N> {
-        debug_assert_eq!(givens.len(), self.shape.cell_count());
-        // Cells by value; index 0 collects the blanks.
-        let mut by_value = [0u64; 16];
-        for (cell, &v) in givens.iter().enumerate().take(64) {
-            by_value[(v & 15) as usize] |= 1 << cell;
-        }
-        let blank = self.all & by_value[0];
+        let planes = value_planes::<N>(&givens[..N * N]);
+        let blank = self.all & !planes.iter().fold(0, |m, &p| m | p);
         let mut cand = [0u64; N];
         for (d, board) in cand.iter_mut().enumerate() {
-            *board = blank | by_value[d + 1];
+            let value = d + 1;
+            let mut cells = self.all;
+            for (k, &plane) in planes.iter().enumerate() {
+                cells &= if value >> k & 1 == 1 { plane } else { !plane };
+            }
+            *board = blank | cells;
         }
         State { cand, placed: 0 }
     }
@@ -183,20 +183,86 @@ impl<const N: usize> Engine<N> {
         let mut other = *s;
         other.cand[digit] &= !bit;
         self.stack.push(other);
+        // Place the digit now rather than leave a single for `propagate`.
         for board in s.cand.iter_mut() {
             *board &= !bit;
         }
-        s.cand[digit] |= bit;
+        s.cand[digit] = (s.cand[digit] & !self.peers[cell as usize]) | bit;
+        s.placed |= bit;
     }
 }
 
-/// Writes the digit of every cell of a solved state into `out`.
-fn write_grid<const N: usize>(s: &State<N>, out: &mut [u8]) {
-    for (d, &board) in s.cand.iter().enumerate() {
-        let mut rest = board;
-        while rest != 0 {
-            out[rest.trailing_zeros() as usize] = d as u8 + 1;
-            rest &= rest - 1;
+/// Bits per value in the bit planes of a grid of side `N` (values `0..=N`).
+const fn plane_count(n: usize) -> usize {
+    if n >= 8 {
+        4
+    } else if n >= 4 {
+        3
+    } else {
+        2
+    }
+}
+
+/// The bit planes of a grid's values: bit `c` of plane `k` is bit `k` of
+/// `cells[c]` (for the low [`plane_count`] bits), eight cells per step.
+fn value_planes<const N: usize>(cells: &[u8]) -> [u64; 4] {
+    // Bit 0 of byte i times this lands at bit 56 + i, with no carries.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+    let mut planes = [0u64; 4];
+    let mut add = |word: u64, base: usize| {
+        for (k, plane) in planes.iter_mut().enumerate().take(plane_count(N)) {
+            *plane |= ((word >> k & LOW_BITS).wrapping_mul(GATHER) >> 56) << base;
         }
+    };
+    let mut chunks = cells.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        add(
+            u64::from_le_bytes(chunk.try_into().expect("eight bytes")),
+            base,
+        );
+        base += 8;
+    }
+    let tail = chunks.remainder();
+    if !tail.is_empty() {
+        let mut bytes = [0u8; 8];
+        bytes[..tail.len()].copy_from_slice(tail);
+        add(u64::from_le_bytes(bytes), base);
+    }
+    planes
+}
+
+/// Writes the digit of every cell of a solved state into `out`, eight cells
+/// per step from the bit planes of the digits.
+fn write_grid<const N: usize>(s: &State<N>, out: &mut [u8]) {
+    // Bit i of a byte times this lands at bit 7 of byte 7 - i, with no carries.
+    const SPREAD: u64 = 0x8040_2010_0804_0201;
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    let mut planes = [0u64; 4];
+    for (d, &board) in s.cand.iter().enumerate() {
+        for (k, plane) in planes.iter_mut().enumerate().take(plane_count(N)) {
+            if (d + 1) >> k & 1 == 1 {
+                *plane |= board;
+            }
+        }
+    }
+    let bytes = |base: usize| {
+        let mut word = 0u64;
+        for (k, &plane) in planes.iter().enumerate().take(plane_count(N)) {
+            word |= ((plane >> base & 0xff).wrapping_mul(SPREAD) & HIGH_BITS) >> (7 - k);
+        }
+        word.swap_bytes().to_le_bytes()
+    };
+    let mut chunks = out[..N * N].chunks_exact_mut(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        chunk.copy_from_slice(&bytes(base));
+        base += 8;
+    }
+    let tail = chunks.into_remainder();
+    if !tail.is_empty() {
+        let len = tail.len();
+        tail.copy_from_slice(&bytes(base)[..len]);
     }
 }
