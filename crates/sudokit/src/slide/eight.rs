@@ -7,12 +7,12 @@
 //!
 //! Layout: one byte per permutation of the 9 cells, indexed by the permutation's
 //! lexicographic rank (Lehmer code, `0..9!`): `distance << 2 | move`, or
-//! [`UNREACHABLE`] for the 181,440 positions of the other parity. The longest
+//! `UNREACHABLE` (255) for the 181,440 positions of the other parity. The longest
 //! shortest path is 31 moves, so the distance fits in 6 bits.
 //!
 //! The table is built for the blank-last goal the first time it is needed
-//! (about 30 ms) and then shared by every thread; the blank-first goal is
-//! answered through [`Board::turned`].
+//! (tens of milliseconds) and then shared by every thread; the blank-first goal is
+//! answered by turning the board half a turn (see `Board::turned`).
 
 use std::sync::OnceLock;
 

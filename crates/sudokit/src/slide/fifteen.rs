@@ -13,7 +13,7 @@
 //! is looked up again.
 //!
 //! Search works on the blank-first goal; the blank-last goal is answered
-//! through [`Board::turned`].
+//! by turning the board half a turn (see `Board::turned`).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
