@@ -11,6 +11,8 @@
 //! format, and decides how to write them.
 
 use std::io::{self, Read};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -24,6 +26,9 @@ pub const BLOCK_BYTES: usize = 4 << 20;
 
 /// Size of the first read buffer; it doubles as the input proves large.
 const FIRST_READ_BYTES: usize = 64 << 10;
+
+/// Lines analysed between updates of the progress counter.
+const PROGRESS_LINES: u64 = 64;
 
 /// Pieces per worker thread a block is cut into, so uneven pieces balance.
 const PIECES_PER_THREAD: usize = 4;
@@ -39,6 +44,9 @@ pub struct AnalyzeOptions {
     pub solutions: bool,
     /// The engine to solve with.
     pub engine: EngineChoice,
+    /// Bytes of input analysed so far, kept up to date while blocks are being
+    /// worked on, for a progress display.
+    pub progress: Option<Arc<AtomicU64>>,
 }
 
 /// The analysis of one valid puzzle.
@@ -176,8 +184,16 @@ fn analyze_piece<'a>(
         lines: 0,
         ended: false,
     };
+    let mut unreported_bytes = 0u64;
     for raw in lines(piece) {
         result.lines += 1;
+        if let Some(progress) = &options.progress {
+            unreported_bytes += raw.len() as u64 + 1;
+            if result.lines % PROGRESS_LINES == 0 {
+                progress.fetch_add(unreported_bytes, Ordering::Relaxed);
+                unreported_bytes = 0;
+            }
+        }
         match classify(raw) {
             Line::Skip => {}
             Line::End => {
@@ -325,6 +341,7 @@ where
     let mut summary = Summary::default();
     let mut format: Option<Format> = None;
     let mut line_base = 0u64;
+    let mut bytes_done = 0u64;
     let threads = rayon::current_num_threads();
     loop {
         let started = Instant::now();
@@ -389,6 +406,10 @@ where
             }
         }
         summary.compute_time += started.elapsed();
+        bytes_done += block.len() as u64;
+        if let Some(progress) = &options.progress {
+            progress.store(bytes_done, Ordering::Relaxed);
+        }
 
         verdicts.iter().for_each(|v| summary.add(v));
         let started = Instant::now();

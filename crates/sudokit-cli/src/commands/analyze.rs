@@ -4,6 +4,8 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -202,13 +204,14 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         .and_then(|p| std::fs::metadata(p).ok())
         .filter(|m| m.is_file())
         .map(|m| m.len());
-    let progress = Progress::new(total_bytes, !args.quiet && io::stderr().is_terminal());
-    let input = progress.bar.wrap_read(input);
+    let show_progress = !args.quiet && io::stderr().is_terminal();
+    let analysed = Arc::new(AtomicU64::new(0));
     let options = AnalyzeOptions {
         spec: args.format.spec(),
         minimal: args.minimal,
         solutions: args.output == OutputFormat::Jsonl,
         engine: args.engine.engine,
+        progress: show_progress.then(|| analysed.clone()),
     };
     let mut printer = Printer {
         output: args.output,
@@ -220,11 +223,17 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         next_number: 0,
         buffer: Vec::new(),
     };
-    let summary = analyze_stream(input, &options, |format, verdicts| {
-        progress.tick(started);
-        printer.write(format, verdicts)
+    let finished = AtomicBool::new(false);
+    let summary = std::thread::scope(|scope| {
+        if show_progress {
+            scope.spawn(|| show_progress_bar(total_bytes, &analysed, &finished, started));
+        }
+        let summary = analyze_stream(input, &options, |format, verdicts| {
+            printer.write(format, verdicts)
+        });
+        finished.store(true, Ordering::Relaxed);
+        summary
     })?;
-    progress.bar.finish_and_clear();
     if !args.quiet {
         print_summary(&summary, args.lang, threads, started.elapsed());
     }
@@ -235,37 +244,31 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// A progress bar on a terminal, shown only once a run has lasted a second.
-struct Progress {
-    bar: ProgressBar,
-    wanted: bool,
-}
-
-impl Progress {
+/// Draws a progress bar of the bytes analysed, from one second into the run
+/// until `finished`; a bar with an ETA when the input's size is known, a
+/// spinner otherwise.
+fn show_progress_bar(
+    total_bytes: Option<u64>,
+    analysed: &AtomicU64,
+    finished: &AtomicBool,
+    started: Instant,
+) {
     const DELAY: Duration = Duration::from_secs(1);
-
-    fn new(total_bytes: Option<u64>, wanted: bool) -> Progress {
-        let bar = match total_bytes {
-            Some(len) => ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden())
-                .with_style(
-                    ProgressStyle::with_template(
-                        "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-                    )
-                    .expect("valid template"),
-                ),
-            None => ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden()).with_style(
-                ProgressStyle::with_template("{spinner} {bytes} read, {bytes_per_sec}")
-                    .expect("valid template"),
-            ),
-        };
-        Progress { bar, wanted }
-    }
-
-    fn tick(&self, started: Instant) {
-        if self.wanted && self.bar.is_hidden() && started.elapsed() > Self::DELAY {
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+    const TICK: Duration = Duration::from_millis(100);
+    let template = match total_bytes {
+        Some(_) => "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+        None => "{spinner} {bytes} analysed, {bytes_per_sec}",
+    };
+    let bar = ProgressBar::with_draw_target(total_bytes, ProgressDrawTarget::hidden())
+        .with_style(ProgressStyle::with_template(template).expect("valid template"));
+    while !finished.load(Ordering::Relaxed) {
+        std::thread::sleep(TICK);
+        if bar.is_hidden() && started.elapsed() > DELAY {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
         }
+        bar.set_position(analysed.load(Ordering::Relaxed));
     }
+    bar.finish_and_clear();
 }
 
 fn print_summary(summary: &Summary, lang: Lang, threads: usize, wall: Duration) {

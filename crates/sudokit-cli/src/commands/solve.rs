@@ -35,6 +35,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         minimal: false,
         solutions: true,
         engine: args.engine.engine,
+        progress: None,
     };
     let mut out = Vec::new();
     let summary = analyze_stream(input, &options, |format, verdicts| {
