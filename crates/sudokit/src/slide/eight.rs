@@ -65,17 +65,20 @@ impl EightTable {
         EightTable { entries }
     }
 
-    /// Moves to the blank-last goal from `board` (a 3×3 board), or `None` if
-    /// it is unreachable.
+    /// Moves to the blank-last goal from `board`, or `None` if it is
+    /// unreachable (or not a 3×3 board).
     pub fn distance(&self, board: &Board) -> Option<u8> {
+        if board.width() != 3 {
+            return None;
+        }
         match self.entries[rank(board.tiles())] {
             UNREACHABLE => None,
             entry => Some(entry >> 2),
         }
     }
 
-    /// A shortest solution to the blank-last goal from `board` (a 3×3 board),
-    /// or `None` if it is unreachable.
+    /// A shortest solution to the blank-last goal from `board`, or `None` if
+    /// it is unreachable (or not a 3×3 board).
     pub fn solve(&self, board: &Board) -> Option<Vec<Move>> {
         let mut moves = Vec::with_capacity(self.distance(board)?.into());
         let mut current = *board;
@@ -146,5 +149,12 @@ mod tests {
         }
         assert_eq!(rank(&[0, 1, 2, 3, 4, 5, 6, 7, 8]), 0);
         assert_eq!(rank(&[8, 7, 6, 5, 4, 3, 2, 1, 0]), PERMUTATIONS - 1);
+    }
+
+    #[test]
+    fn other_sizes_are_not_in_the_table() {
+        let fifteen = Board::solved(4, Goal::BlankLast);
+        assert_eq!(table().distance(&fifteen), None);
+        assert_eq!(table().solve(&fifteen), None);
     }
 }
