@@ -8,7 +8,10 @@
 //! solution replays to the goal with the published optimal length, and prints
 //! one line per instance and a summary whose total includes building or
 //! loading the pattern databases. Databases are cached in
-//! [`sudokit::slide::cache::default_dir`] unless `--no-cache` is given.
+//! [`sudokit::slide::cache::default_dir`] unless `--no-cache` is given; the
+//! default heuristic is the library's ([`Databases::preferred`]): 7-8 if
+//! already cached, else 6-6-3. Ask for `7-8` once to build and cache it
+//! (minutes).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,18 +41,20 @@ fn main() -> ExitCode {
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
-    let databases = if args.iter().any(|a| a == "6-6-3") {
-        Databases::SixSixThree
-    } else if args.iter().any(|a| a == "manhattan") {
-        Databases::Manhattan
-    } else {
-        Databases::SevenEight
-    };
     let cache_dir = if args.iter().any(|a| a == "--no-cache") {
         None
     } else {
         cache::default_dir()
     };
+    let named = [
+        Databases::SevenEight,
+        Databases::SixSixThree,
+        Databases::Manhattan,
+    ];
+    let databases = named
+        .into_iter()
+        .find(|d| args.iter().any(|a| a == d.name()))
+        .unwrap_or_else(|| Databases::preferred(cache_dir.as_deref()));
     let first = args
         .iter()
         .position(|a| a == "--first")
