@@ -27,6 +27,8 @@ enum Command {
     Solve(commands::solve::SolveArgs),
     /// Print the exact number of solutions of each puzzle.
     Count(commands::count::CountArgs),
+    /// Print the canonical (minimum-lexicographic) form of each 9x9 puzzle.
+    Canon(commands::canon::CanonArgs),
     /// Shortest solutions of 8- and 15-puzzles (sliding tiles).
     Slide(commands::slide::SlideArgs),
 }
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Solve(args) => commands::solve::run(args),
         Command::Count(args) => commands::count::run(args),
+        Command::Canon(args) => commands::canon::run(args),
         Command::Slide(args) => commands::slide::run(args),
     };
     match result {
