@@ -4,6 +4,16 @@
 //! (a shuffled pattern for the largest shapes). [`random_puzzle`] blanks cells of such a grid and can
 //! corrupt a clue, giving the mix of unique, multiple and contradictory puzzles
 //! that the batch analyzer is benchmarked and tested on.
+//!
+//! [`Generator`] (`sudokit generate`) carves puzzles with a unique solution —
+//! minimal, of a given clue count, with a [`Symmetry`] of the clue pattern —
+//! reproducibly from a seed; see [`carve`] for how.
+
+pub mod carve;
+mod symmetry;
+
+pub use carve::{generate_range, puzzle_rng, GenerateError, GenerateOptions, Generated, Generator};
+pub use symmetry::{Symmetry, ALL_SYMMETRIES};
 
 use rand::seq::SliceRandom;
 use rand::Rng;
