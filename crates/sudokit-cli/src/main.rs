@@ -29,6 +29,8 @@ enum Command {
     Count(commands::count::CountArgs),
     /// Print the canonical (minimum-lexicographic) form of each 9x9 puzzle.
     Canon(commands::canon::CanonArgs),
+    /// Generate puzzles with a unique solution (minimal, K clues, symmetric).
+    Generate(commands::generate::GenerateArgs),
     /// Shortest solutions of 8- and 15-puzzles (sliding tiles).
     Slide(commands::slide::SlideArgs),
 }
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::run(args),
         Command::Count(args) => commands::count::run(args),
         Command::Canon(args) => commands::canon::run(args),
+        Command::Generate(args) => commands::generate::run(args),
         Command::Slide(args) => commands::slide::run(args),
     };
     match result {

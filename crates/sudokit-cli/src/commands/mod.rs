@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod canon;
 pub mod count;
+pub mod generate;
 pub mod slide;
 pub mod solve;
 
