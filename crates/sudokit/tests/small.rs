@@ -181,6 +181,37 @@ fn full_counts_of_partial_4x4_grids_match_the_reference() {
     }
 }
 
+/// Full counts of sparse puzzles of the larger shapes match the reference
+/// (these exercise counting groups of two-candidate cells without search).
+#[test]
+fn full_counts_of_larger_shapes_match_the_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    for (r, c, fewest, puzzles) in [
+        (2, 3, 14, 400),
+        (3, 2, 14, 400),
+        (1, 6, 14, 200),
+        (2, 4, 36, 100),
+    ] {
+        let s = shape(r, c);
+        let mut solver = small(s);
+        let mut reference = ReferenceSolver::new(s);
+        for _ in 0..puzzles {
+            let clues = rng.gen_range(fewest..=fewest + 6);
+            let p = random_puzzle(s, clues, 0.1, &mut rng);
+            let want = reference.solve(p.cells(), u64::MAX, None).solutions;
+            assert_eq!(
+                solver.solve(p.cells(), u64::MAX, None).solutions,
+                want,
+                "{s} {p:?}"
+            );
+            for limit in [3, 5] {
+                let got = solver.solve(p.cells(), limit, None).solutions;
+                assert_eq!(got, want.min(limit), "{s} limit {limit} {p:?}");
+            }
+        }
+    }
+}
+
 /// Status, small-limit counts and solutions agree with the reference on
 /// random puzzles of every shape, and every solution satisfies its puzzle.
 #[test]

@@ -33,6 +33,10 @@
 //! the state with that digit removed from the cell is pushed on an explicit
 //! stack of plain copies. Nothing is allocated per puzzle once the stack has
 //! grown to the deepest search seen.
+//!
+//! When counting (no grid left to write, more than one solution still
+//! wanted), a fixpoint whose open cells all have two candidates is often
+//! counted outright instead of searched: see [`Engine::count_pairs`].
 
 use crate::grid::{Geometry, Shape};
 use crate::solver::Outcome;
@@ -96,15 +100,30 @@ impl<const N: usize> Engine<N> {
         loop {
             if self.propagate(&mut state) {
                 if state.placed != self.all {
-                    outcome.guesses += 1;
-                    self.branch(&mut state);
-                    continue;
-                }
-                outcome.solutions += 1;
-                if let Some(out) = solution.take() {
-                    write_grid(&state, out);
+                    // Counting groups of two-candidate cells without search
+                    // pays when no grid is wanted any more and more than one
+                    // more solution is.
+                    let counted = if solution.is_none() && limit - outcome.solutions > 1 {
+                        self.count_pairs(&state)
+                    } else {
+                        None
+                    };
+                    match counted {
+                        Some(count) => outcome.solutions = outcome.solutions.saturating_add(count),
+                        None => {
+                            outcome.guesses += 1;
+                            self.branch(&mut state);
+                            continue;
+                        }
+                    }
+                } else {
+                    outcome.solutions += 1;
+                    if let Some(out) = solution.take() {
+                        write_grid(&state, out);
+                    }
                 }
                 if outcome.solutions >= limit {
+                    outcome.solutions = limit;
                     return outcome;
                 }
             }
@@ -159,6 +178,71 @@ impl<const N: usize> Engine<N> {
             }
             s.placed |= singles;
         }
+    }
+
+    /// At a fixpoint whose open cells all have two candidates, the number of
+    /// completions, when the cells fall into classes that can be counted
+    /// without search; `None` otherwise.
+    ///
+    /// Any choice of a candidate per open cell in which no two peers take the
+    /// same digit is a solution (every unit then holds `N` distinct digits,
+    /// and placed digits are already cleared from their peers). If open peers
+    /// that share a digit always have the same pair of candidates, the only
+    /// constraints are "these two peers with pair `{x, y}` differ": each class
+    /// of cells with one pair is a graph to 2-colour, so the count is `2^k`
+    /// for `k` connected components, or 0 if one has an odd cycle.
+    fn count_pairs(&self, s: &State<N>) -> Option<u64> {
+        let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
+        for &b in &s.cand {
+            thrice |= twice & b;
+            twice |= once & b;
+            once |= b;
+        }
+        let open = self.all & !s.placed;
+        if open & thrice != 0 {
+            return None;
+        }
+        let mut rest = open;
+        let mut components = 0u32;
+        while rest != 0 {
+            let start = rest & rest.wrapping_neg();
+            // The boards of the start cell's two digits.
+            let mut pair = [0u64; 2];
+            let mut found = 0;
+            for &b in &s.cand {
+                if b & start != 0 {
+                    pair[found] = b;
+                    found = 1;
+                }
+            }
+            let same = pair[0] & pair[1] & open;
+            let mixed = (pair[0] ^ pair[1]) & open;
+            // Breadth-first 2-colouring of the start cell's component.
+            let mut side = [start, 0u64];
+            let mut frontier = start;
+            let mut colour = 0;
+            while frontier != 0 {
+                let mut next = 0u64;
+                let mut cells = frontier;
+                while cells != 0 {
+                    let peers = self.peers[cells.trailing_zeros() as usize];
+                    if peers & mixed != 0 {
+                        return None;
+                    }
+                    next |= peers & same;
+                    cells &= cells - 1;
+                }
+                if next & side[colour] != 0 {
+                    return Some(0);
+                }
+                colour ^= 1;
+                frontier = next & !side[colour];
+                side[colour] |= frontier;
+            }
+            rest &= !(side[0] | side[1]);
+            components += 1;
+        }
+        1u64.checked_shl(components)
     }
 
     /// At a fixpoint with open cells: tries the lowest digit of the first
