@@ -33,6 +33,10 @@ enum Command {
     Generate(commands::generate::GenerateArgs),
     /// Shortest solutions of 8- and 15-puzzles (sliding tiles).
     Slide(commands::slide::SlideArgs),
+    /// Serve puzzles over TCP (muduo's sudoku protocol, port 9981).
+    Serve(commands::serve::ServeArgs),
+    /// Drive a solving server with puzzles from a file and measure it.
+    Load(commands::load::LoadArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +48,8 @@ fn main() -> ExitCode {
         Command::Canon(args) => commands::canon::run(args),
         Command::Generate(args) => commands::generate::run(args),
         Command::Slide(args) => commands::slide::run(args),
+        Command::Serve(args) => commands::serve::run(args),
+        Command::Load(args) => commands::load::run(args),
     };
     match result {
         Ok(code) => code,

@@ -4,6 +4,8 @@ pub mod analyze;
 pub mod canon;
 pub mod count;
 pub mod generate;
+pub mod load;
+pub mod serve;
 pub mod slide;
 pub mod solve;
 

@@ -1,0 +1,25 @@
+//! # sudokit-server
+//!
+//! The solving service of SPEC §5 and its load client, kept out of the
+//! `sudokit` library so that tokio stays out of the core.
+//!
+//! The server speaks muduo's sudoku protocol (`[id:]puzzle\r\n` →
+//! `[id:]solution\r\n`, examples/sudoku in chenshuo/muduo), extended with
+//! sliding puzzles:
+//!
+//! - [`protocol`]: a request line to its reply, pure and synchronous;
+//! - [`connection`]: one client: line framing, ordered replies, pipelining,
+//!   backpressure, the idle timeout;
+//! - [`pool`]: the worker threads that do the solving, with a bounded queue;
+//! - [`server`]: the listener, its connection limit and graceful shutdown
+//!   ([`shutdown`]);
+//! - [`metrics`]: Prometheus counters at `/metrics`;
+//! - [`load`]: the load client (`sudokit load`), closed or open loop.
+
+pub mod connection;
+pub mod load;
+pub mod metrics;
+pub mod pool;
+pub mod protocol;
+pub mod server;
+pub mod shutdown;

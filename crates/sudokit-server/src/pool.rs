@@ -1,0 +1,217 @@
+//! The worker pool: dedicated threads that do every puzzle's CPU work, fed by
+//! one bounded queue.
+//!
+//! Solving never runs on the I/O threads, so a hard puzzle does not stall the
+//! reading and writing of other connections. Each worker owns a
+//! [`Workspace`] (one solver per shape, reused for every puzzle). The queue is
+//! bounded by the number of *requests* it holds: a job that would pass the
+//! bound is refused, and the caller answers `ServerTooBusy` (muduo's
+//! `server_prod` refuses at a queue size of a million).
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+
+use tokio::sync::oneshot;
+
+use crate::protocol::Workspace;
+
+/// A job's result: the replies to its lines, concatenated in order, and how
+/// many of them were `Bad Request`.
+pub type JobOutput = (Vec<u8>, u64);
+
+/// A unit of work: request lines from one connection, each followed by `\n`,
+/// and where to send their replies.
+pub struct Job {
+    /// The request lines, each ending in `\n` (no `\r`).
+    pub lines: Vec<u8>,
+    /// The number of lines.
+    pub requests: usize,
+    /// Receives the replies; dropped without a value if solving panicked.
+    pub reply: oneshot::Sender<JobOutput>,
+}
+
+impl Job {
+    /// Answers every line with `workspace`.
+    fn run(self, workspace: &mut Workspace) {
+        let mut out = Vec::with_capacity(self.requests * 96);
+        let mut bad = 0;
+        for line in self.lines.split_inclusive(|&b| b == b'\n') {
+            let line = line.strip_suffix(b"\n").unwrap_or(line);
+            bad += u64::from(workspace.respond(line, &mut out));
+        }
+        let _ = self.reply.send((out, bad));
+    }
+}
+
+/// What the workers and the submitters share.
+struct Shared {
+    /// Jobs in submission order, and whether the pool is closing.
+    state: Mutex<State>,
+    /// Signalled when a job arrives or the pool closes.
+    ready: Condvar,
+    /// Requests waiting in the queue (read without the lock, for metrics).
+    depth: AtomicUsize,
+    /// The most requests the queue may hold.
+    bound: usize,
+}
+
+/// The queue under the lock.
+struct State {
+    jobs: VecDeque<Job>,
+    closing: bool,
+}
+
+/// The job was refused (and is handed back): the queue holds too many
+/// requests already.
+pub struct QueueFull(pub Job);
+
+/// A fixed set of worker threads and their bounded queue; dropping it lets the
+/// workers finish every queued job, then joins them.
+pub struct Pool {
+    shared: Arc<Shared>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl Pool {
+    /// Starts `threads` workers (at least one) whose queue holds at most
+    /// `bound` requests.
+    pub fn new(threads: usize, bound: usize) -> std::io::Result<Pool> {
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                jobs: VecDeque::new(),
+                closing: false,
+            }),
+            ready: Condvar::new(),
+            depth: AtomicUsize::new(0),
+            bound,
+        });
+        let threads = (0..threads.max(1))
+            .map(|i| {
+                let shared = Arc::clone(&shared);
+                std::thread::Builder::new()
+                    .name(format!("sudokit-worker-{i}"))
+                    .spawn(move || work(&shared))
+            })
+            .collect::<std::io::Result<Vec<_>>>()?;
+        Ok(Pool { shared, threads })
+    }
+
+    /// The number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Requests waiting in the queue now.
+    pub fn depth(&self) -> usize {
+        self.shared.depth.load(Ordering::Relaxed)
+    }
+
+    /// Queues `job` unless the queue would then hold more requests than its
+    /// bound.
+    pub fn submit(&self, job: Job) -> Result<(), QueueFull> {
+        let mut state = lock(&self.shared.state);
+        let depth = self.shared.depth.load(Ordering::Relaxed);
+        if depth + job.requests > self.shared.bound {
+            return Err(QueueFull(job));
+        }
+        self.shared
+            .depth
+            .store(depth + job.requests, Ordering::Relaxed);
+        state.jobs.push_back(job);
+        drop(state);
+        self.shared.ready.notify_one();
+        Ok(())
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        lock(&self.shared.state).closing = true;
+        self.shared.ready.notify_all();
+        for thread in self.threads.drain(..) {
+            // A job that panicked has already been reported by the panic hook.
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Locks the queue; a poisoned lock (a panic while holding it, which the code
+/// under the lock cannot do) still holds a consistent queue.
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A worker's loop: take the oldest job, run it, until the pool closes and the
+/// queue is empty.
+fn work(shared: &Shared) {
+    let mut workspace = Workspace::new();
+    loop {
+        let mut state = lock(&shared.state);
+        let job = loop {
+            if let Some(job) = state.jobs.pop_front() {
+                break job;
+            }
+            if state.closing {
+                return;
+            }
+            state = shared
+                .ready
+                .wait(state)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+        };
+        shared.depth.fetch_sub(job.requests, Ordering::Relaxed);
+        drop(state);
+        // A panic inside a solver must not take the worker down with it: the
+        // job's reply channel is dropped, and its connection answers for it.
+        let run = std::panic::AssertUnwindSafe(|| job.run(&mut workspace));
+        if std::panic::catch_unwind(run).is_err() {
+            workspace = Workspace::new();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(lines: &str) -> (Job, oneshot::Receiver<JobOutput>) {
+        let (reply, rx) = oneshot::channel();
+        let job = Job {
+            lines: lines.as_bytes().to_vec(),
+            requests: lines.matches('\n').count(),
+            reply,
+        };
+        (job, rx)
+    }
+
+    #[test]
+    fn answers_every_line_of_a_job_in_order() {
+        let pool = Pool::new(2, 10).unwrap();
+        let (first, rx) = job("a:123456780\nb:1 2 3\nc:1 2 3 4 5 6 7 x 8\n");
+        assert!(pool.submit(first).is_ok());
+        let (out, bad) = rx.blocking_recv().unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "a:\r\nb:Bad Request: 3 tiles, expected 9 (8-puzzle) or 16 (15-puzzle)\r\nc:r\r\n"
+        );
+        assert_eq!(bad, 1);
+    }
+
+    #[test]
+    fn refuses_jobs_past_the_bound_and_hands_them_back() {
+        let pool = Pool::new(1, 2).unwrap();
+        let (big, _rx) = job("1\n2\n3\n");
+        let Err(QueueFull(back)) = pool.submit(big) else {
+            panic!("three requests cannot fit a queue of two");
+        };
+        assert_eq!(back.requests, 3);
+        let (small, rx) = job("123456780\n");
+        assert!(pool.submit(small).is_ok());
+        assert_eq!(rx.blocking_recv().unwrap().0, b"\r\n");
+        assert_eq!(pool.depth(), 0);
+    }
+}

@@ -1,0 +1,281 @@
+//! The request language (SPEC §5), free of any I/O: one line in, one reply out.
+//!
+//! A request is `[id:]body`. The id is everything before the first `:` and is
+//! echoed in front of the answer. The body is
+//!
+//! - a **Sudoku** of N·N cells (SPEC §1: sized on its own, default symbols,
+//!   trailing fields after whitespace, `;` or `,` ignored), answered with its
+//!   solution or `NoSolution` (muduo's spelling);
+//! - an **8-puzzle** (9 tiles, compact `23415x768` or spaced) or a
+//!   **15-puzzle** (16 spaced tiles), answered with a shortest sequence of blank
+//!   moves in `u d l r` (empty when already solved) or `unsolvable`;
+//! - anything else, answered `Bad Request: <reason>`.
+//!
+//! A body is a sliding puzzle when it is made of spaced tiles or is a compact
+//! line of 9 characters; every other body is read as a Sudoku. The 3×3 "Sudoku"
+//! of 9 cells (boxes of 1×3) would be the only clash, and it is not a puzzle
+//! anyone asks about.
+//!
+//! [`Workspace`] holds one solver per shape and the scratch buffers, so a worker
+//! thread that keeps one answers every request without allocating per puzzle.
+
+use std::collections::HashMap;
+
+use sudokit::grid::Shape;
+use sudokit::parse::{Alphabet, FormatSpec};
+use sudokit::slide::{self, Goal};
+use sudokit::solver::{solver_for, Solver};
+
+/// Longest request line accepted, without its line ending (SPEC §5: 64 KiB).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The answer to a Sudoku without a solution (muduo's spelling).
+pub const NO_SOLUTION: &str = "NoSolution";
+
+/// The answer when the server will not take more work (muduo's spelling).
+pub const SERVER_TOO_BUSY: &str = "ServerTooBusy";
+
+/// The answer to a sliding puzzle whose goal cannot be reached.
+pub const UNSOLVABLE: &str = "unsolvable";
+
+/// The prefix of every answer to a malformed request.
+pub const BAD_REQUEST: &str = "Bad Request: ";
+
+/// Splits a request line (without its line ending) into its id and body: the
+/// id is everything before the first `:`, `None` without a colon.
+pub fn split_id(line: &[u8]) -> (Option<&[u8]>, &[u8]) {
+    match line.iter().position(|&b| b == b':') {
+        Some(colon) => (Some(&line[..colon]), &line[colon + 1..]),
+        None => (None, line),
+    }
+}
+
+/// Appends the reply `[id:]answer\r\n` to `out`.
+pub fn write_reply(id: Option<&[u8]>, answer: &[u8], out: &mut Vec<u8>) {
+    if let Some(id) = id {
+        out.extend_from_slice(id);
+        out.push(b':');
+    }
+    out.extend_from_slice(answer);
+    out.extend_from_slice(b"\r\n");
+}
+
+/// What kind of puzzle a request body holds, decided from its layout alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Sudoku cell text.
+    Sudoku,
+    /// An 8- or 15-puzzle.
+    Slide,
+}
+
+/// Whether `body` (already trimmed) is a sliding puzzle or Sudoku text; see the
+/// module docs for the rule.
+pub fn kind_of(body: &[u8]) -> Kind {
+    let first_field = body
+        .iter()
+        .position(|&b| b.is_ascii_whitespace() || b == b',' || b == b';')
+        .unwrap_or(body.len());
+    let spaced_tiles = first_field < body.len()
+        && first_field <= 2
+        && body[first_field] != b';'
+        && body[..first_field]
+            .iter()
+            .all(|&b| b.is_ascii_digit() || b == b'x' || b == b'X');
+    if spaced_tiles || first_field == 9 {
+        Kind::Slide
+    } else {
+        Kind::Sudoku
+    }
+}
+
+/// The outcome of one request body, before the id is put back in front.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// A normal answer: a solution, `NoSolution`, moves or `unsolvable`.
+    Solved(Vec<u8>),
+    /// A malformed request, with the reason.
+    Bad(String),
+}
+
+impl Answer {
+    /// Whether this answers a malformed request.
+    pub fn is_bad(&self) -> bool {
+        matches!(self, Answer::Bad(_))
+    }
+
+    /// Appends the reply line for a request with id `id` to `out`.
+    pub fn write(&self, id: Option<&[u8]>, out: &mut Vec<u8>) {
+        match self {
+            Answer::Solved(text) => write_reply(id, text, out),
+            Answer::Bad(reason) => {
+                let mut text = Vec::with_capacity(BAD_REQUEST.len() + reason.len());
+                text.extend_from_slice(BAD_REQUEST.as_bytes());
+                text.extend_from_slice(reason.as_bytes());
+                write_reply(id, &text, out);
+            }
+        }
+    }
+}
+
+/// A worker's reusable state: one solver per Sudoku shape met so far, and the
+/// cell buffers.
+#[derive(Default)]
+pub struct Workspace {
+    solvers: HashMap<Shape, Box<dyn Solver>>,
+    givens: Vec<u8>,
+    solution: Vec<u8>,
+}
+
+impl Workspace {
+    /// An empty workspace; solvers are made on first use of each shape.
+    pub fn new() -> Workspace {
+        Workspace::default()
+    }
+
+    /// Answers one request line (without its line ending) and appends the
+    /// reply, line ending included, to `out`. Returns whether the request was
+    /// malformed.
+    pub fn respond(&mut self, line: &[u8], out: &mut Vec<u8>) -> bool {
+        let (id, body) = split_id(line);
+        let answer = self.answer(body);
+        answer.write(id, out);
+        answer.is_bad()
+    }
+
+    /// The answer to one request body.
+    pub fn answer(&mut self, body: &[u8]) -> Answer {
+        let body = body.trim_ascii();
+        if body.is_empty() {
+            return Answer::Bad("empty request".to_string());
+        }
+        match kind_of(body) {
+            Kind::Slide => answer_slide(body),
+            Kind::Sudoku => self.answer_sudoku(body),
+        }
+    }
+
+    /// Solves Sudoku cell text (trailing fields allowed, per SPEC §1).
+    fn answer_sudoku(&mut self, body: &[u8]) -> Answer {
+        let end = body
+            .iter()
+            .position(|&b| b.is_ascii_whitespace() || b == b';' || b == b',')
+            .unwrap_or(body.len());
+        let cells = &body[..end];
+        let format = match FormatSpec::default().resolve(cells) {
+            Ok(format) => format,
+            Err(error) => return Answer::Bad(error.to_string()),
+        };
+        let shape = format.shape();
+        let n = shape.cell_count();
+        self.givens.resize(n, 0);
+        self.solution.resize(n, 0);
+        if let Err(error) = format.parse_into(cells, &mut self.givens) {
+            return Answer::Bad(error.to_string());
+        }
+        let solver = self
+            .solvers
+            .entry(shape)
+            .or_insert_with(|| solver_for(shape));
+        let outcome = solver.solve(&self.givens, 1, Some(&mut self.solution));
+        if outcome.solutions == 0 {
+            return Answer::Solved(NO_SOLUTION.as_bytes().to_vec());
+        }
+        Answer::Solved(write_cells(format.alphabet(), &self.solution))
+    }
+}
+
+/// Solution cells as text in `alphabet`.
+fn write_cells(alphabet: &Alphabet, cells: &[u8]) -> Vec<u8> {
+    let mut text = Vec::with_capacity(cells.len());
+    alphabet.write_cells(cells, &mut text);
+    text
+}
+
+/// Solves a sliding puzzle for the HDU 1043 goal (blank last).
+fn answer_slide(body: &[u8]) -> Answer {
+    let Ok(text) = std::str::from_utf8(body) else {
+        return Answer::Bad("not UTF-8 text".to_string());
+    };
+    match slide::answer(text, Goal::BlankLast) {
+        Ok(moves) => Answer::Solved(moves.into_bytes()),
+        Err(error) => Answer::Bad(error.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "000000010400000000020000000000050407008000300001090000300400200050100000000806000";
+    const SOLUTION: &str =
+        "693784512487512936125963874932651487568247391741398625319475268856129743274836159";
+
+    fn reply(line: &str) -> String {
+        let mut out = Vec::new();
+        Workspace::new().respond(line.as_bytes(), &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn splits_ids_at_the_first_colon() {
+        assert_eq!(split_id(b"a:b:c"), (Some(&b"a"[..]), &b"b:c"[..]));
+        assert_eq!(split_id(b":x"), (Some(&b""[..]), &b"x"[..]));
+        assert_eq!(split_id(b"abc"), (None, &b"abc"[..]));
+    }
+
+    #[test]
+    fn answers_sudoku_with_and_without_id() {
+        assert_eq!(reply(PUZZLE), format!("{SOLUTION}\r\n"));
+        assert_eq!(reply(&format!("7:{PUZZLE}")), format!("7:{SOLUTION}\r\n"));
+        assert_eq!(
+            reply(&format!("a b:{PUZZLE} 17 clues")),
+            format!("a b:{SOLUTION}\r\n")
+        );
+    }
+
+    #[test]
+    fn sizes_each_sudoku_on_its_own() {
+        assert_eq!(reply("1...............").len(), 18);
+        let six = reply("....................................");
+        assert_eq!(six.trim_end().len(), 36);
+    }
+
+    #[test]
+    fn contradicting_givens_have_no_solution() {
+        let mut bad = PUZZLE.to_string();
+        bad.replace_range(0..2, "11");
+        assert_eq!(reply(&format!("9:{bad}")), "9:NoSolution\r\n");
+    }
+
+    #[test]
+    fn answers_sliding_puzzles() {
+        assert_eq!(reply("q:123456780"), "q:\r\n");
+        assert_eq!(reply("1 2 3 4 5 6 7 x 8"), "r\r\n");
+        assert_eq!(reply("213456780"), "unsolvable\r\n");
+        let moves = reply("2 3 4 1 5 x 7 6 8");
+        assert_eq!(moves.trim_end().len(), 19);
+        assert_eq!(reply("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"), "r\r\n");
+    }
+
+    #[test]
+    fn reports_bad_requests_with_reasons() {
+        assert_eq!(reply("7:"), "7:Bad Request: empty request\r\n");
+        assert!(reply("7:12345").starts_with("7:Bad Request: "));
+        assert!(reply("1 2 3").starts_with("Bad Request: 3 tiles"));
+        assert!(reply(&format!("{}Z", &PUZZLE[..80]))
+            .starts_with("Bad Request: unexpected 'Z' at cell 81"));
+        assert!(reply("1 2 3 4 5 6 7 8 8").starts_with("Bad Request: tile 8 appears twice"));
+    }
+
+    #[test]
+    fn classifies_bodies_by_layout() {
+        assert_eq!(kind_of(b"23415x768"), Kind::Slide);
+        assert_eq!(kind_of(b"2 3 4 1 5 x 7 6 8"), Kind::Slide);
+        assert_eq!(kind_of(b"10 2 3"), Kind::Slide);
+        assert_eq!(kind_of(PUZZLE.as_bytes()), Kind::Sudoku);
+        assert_eq!(kind_of(b"1..............."), Kind::Sudoku);
+        assert_eq!(kind_of(b"1.2.;x"), Kind::Sudoku);
+    }
+}

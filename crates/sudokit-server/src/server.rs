@@ -1,0 +1,221 @@
+//! The listener: accepts clients up to a limit, gives each a
+//! [`connection::handle`] task, and shuts down gracefully.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+use crate::connection::{self, Context};
+use crate::metrics::{self, Metrics};
+use crate::pool::Pool;
+use crate::shutdown::{Drain, Trigger};
+
+/// How the service runs; [`Config::default`] is SPEC §5's defaults.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where to listen (`127.0.0.1:9981`, muduo's port).
+    pub listen: SocketAddr,
+    /// Worker threads for solving (one per core).
+    pub workers: usize,
+    /// Connections open at once; more are answered `ServerTooBusy` and closed.
+    pub max_connections: usize,
+    /// Requests the worker queue may hold before new ones are answered
+    /// `ServerTooBusy`.
+    pub queue_bound: usize,
+    /// Requests per connection whose replies are not written yet before new
+    /// ones are answered `ServerTooBusy`.
+    pub pending_bound: usize,
+    /// A connection that does nothing this long is closed.
+    pub idle_timeout: Duration,
+    /// Where to serve Prometheus metrics at `/metrics`, if anywhere.
+    pub metrics: Option<SocketAddr>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            listen: SocketAddr::from(([127, 0, 0, 1], 9981)),
+            workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_connections: 10_000,
+            queue_bound: 100_000,
+            pending_bound: 10_000,
+            idle_timeout: Duration::from_secs(300),
+            metrics: None,
+        }
+    }
+}
+
+/// A bound server, not yet serving: binding first lets callers (and tests
+/// listening on port 0) learn the addresses before [`Server::run`].
+pub struct Server {
+    config: Config,
+    listener: TcpListener,
+    metrics_listener: Option<TcpListener>,
+}
+
+impl Server {
+    /// Binds the service port and, if configured, the metrics port.
+    pub async fn bind(config: Config) -> std::io::Result<Server> {
+        let listener = TcpListener::bind(config.listen).await?;
+        let metrics_listener = match config.metrics {
+            Some(addr) => Some(TcpListener::bind(addr).await?),
+            None => None,
+        };
+        Ok(Server {
+            config,
+            listener,
+            metrics_listener,
+        })
+    }
+
+    /// The address clients connect to.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// The address of the metrics endpoint, if there is one.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_listener
+            .as_ref()
+            .and_then(|l| l.local_addr().ok())
+    }
+
+    /// Serves until `stop` resolves, then stops accepting, lets every
+    /// connection answer what it has read, and returns once all have closed.
+    pub async fn run(self, stop: impl Future<Output = ()>) -> std::io::Result<()> {
+        let Server {
+            config,
+            listener,
+            metrics_listener,
+        } = self;
+        let pool = Arc::new(Pool::new(config.workers, config.queue_bound)?);
+        let metrics = Metrics::new();
+        let (trigger, _) = Trigger::new();
+        let drain = Drain::new();
+        if let Some(metrics_listener) = metrics_listener {
+            let sampled = Arc::clone(&pool);
+            let refresh = Arc::new(move |m: &Metrics| {
+                m.queue_depth
+                    .store(sampled.depth() as u64, Ordering::Relaxed);
+            });
+            tokio::spawn(metrics::serve(
+                metrics_listener,
+                Arc::clone(&metrics),
+                refresh,
+                trigger.subscribe(),
+            ));
+        }
+        let ctx = Context {
+            pool: Arc::clone(&pool),
+            metrics: Arc::clone(&metrics),
+            pending_bound: config.pending_bound.max(1),
+            idle_timeout: config.idle_timeout,
+        };
+        let limit = Arc::new(Semaphore::new(config.max_connections));
+        tracing::info!(
+            addr = %listener.local_addr()?,
+            workers = pool.threads(),
+            max_connections = config.max_connections,
+            "serving"
+        );
+        tokio::pin!(stop);
+        loop {
+            let (mut stream, peer) = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok(pair) => pair,
+                    Err(error) => {
+                        // Out of file descriptors, mostly: wait and retry
+                        // rather than spin or die.
+                        tracing::warn!(%error, "accept failed");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                },
+                () = &mut stop => break,
+            };
+            Metrics::bump(&metrics.connections_accepted);
+            let Ok(permit) = Arc::clone(&limit).try_acquire_owned() else {
+                Metrics::bump(&metrics.connections_refused);
+                tracing::warn!(%peer, "connection refused: too many connections");
+                tokio::spawn(async move {
+                    let _ = stream.write_all(b"ServerTooBusy\r\n").await;
+                    let _ = stream.shutdown().await;
+                });
+                continue;
+            };
+            let _ = stream.set_nodelay(true);
+            tracing::debug!(%peer, "connected");
+            let (ctx, shutdown, guard) = (ctx.clone(), trigger.subscribe(), drain.guard());
+            let metrics = Arc::clone(&metrics);
+            tokio::spawn(async move {
+                metrics.connections_open.fetch_add(1, Ordering::Relaxed);
+                connection::handle(stream, ctx, shutdown, guard).await;
+                metrics.connections_open.fetch_sub(1, Ordering::Relaxed);
+                tracing::debug!(%peer, "disconnected");
+                drop(permit);
+            });
+        }
+        tracing::info!("shutting down: answering the requests already read");
+        drop(listener);
+        trigger.fire();
+        drain.wait().await;
+        drop(ctx);
+        tokio::task::spawn_blocking(move || drop(pool))
+            .await
+            .map_err(std::io::Error::other)?;
+        tracing::info!("stopped");
+        Ok(())
+    }
+}
+
+/// Resolves on SIGINT (Ctrl-C) or, on Unix, SIGTERM.
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            tracing::error!(%error, "cannot listen for SIGINT");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut sigterm) => {
+                sigterm.recv().await;
+            }
+            Err(error) => {
+                tracing::error!(%error, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => tracing::info!("SIGINT received"),
+        () = terminate => tracing::info!("SIGTERM received"),
+    }
+}
+
+/// Runs the service on its own tokio runtime of `io_threads` threads until
+/// SIGINT or SIGTERM, then shuts down gracefully: what `sudokit serve` does.
+pub fn serve_until_signal(config: Config, io_threads: usize) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(io_threads.max(1))
+        .thread_name("sudokit-io")
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let server = Server::bind(config).await?;
+        if let Some(addr) = server.metrics_addr() {
+            tracing::info!(%addr, "metrics at http://{addr}/metrics");
+        }
+        server.run(shutdown_signal()).await
+    })
+}

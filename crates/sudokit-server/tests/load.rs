@@ -1,0 +1,149 @@
+//! The load client against a real server on 127.0.0.1 (port 0).
+
+use std::time::Duration;
+
+use sudokit_server::load::{self, LoadConfig, Stop, Workload};
+use sudokit_server::server::{Config, Server};
+use tokio::sync::oneshot;
+
+/// A mixed workload: Sudoku of two sizes, one without a solution, 8- and
+/// 15-puzzles (one unsolvable), comments, ids and trailing fields.
+const WORKLOAD: &str = "\
+# a comment
+000000010400000000020000000000050407008000300001090000300400200050100000000806000
+hard:4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4...... rated 9
+110000010400000000020000000000050407008000300001090000300400200050100000000806000
+1...............
+2 3 4 1 5 x 7 6 8
+213456780
+1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15
+";
+
+/// Runs `config` against a fresh server and returns the report.
+async fn drive(
+    config: impl FnOnce(std::net::SocketAddr) -> LoadConfig,
+    server: Config,
+) -> load::Report {
+    let server = Server::bind(Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        workers: 2,
+        ..server
+    })
+    .await
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(server.run(async move {
+        let _ = stopped.await;
+    }));
+    let workload = Workload::parse(WORKLOAD.as_bytes()).unwrap();
+    assert_eq!(workload.len(), 7);
+    let report = tokio::time::timeout(Duration::from_secs(20), load::run(config(addr), workload))
+        .await
+        .unwrap()
+        .unwrap();
+    stop.send(()).unwrap();
+    task.await.unwrap().unwrap();
+    report
+}
+
+fn closed(addr: std::net::SocketAddr) -> LoadConfig {
+    LoadConfig {
+        addr,
+        connections: 4,
+        pipeline: 8,
+        rate: None,
+        stop: Stop::Requests(700),
+        drain_timeout: Duration::from_secs(5),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closed_loop_checks_every_answer() {
+    let report = drive(closed, Config::default()).await;
+    assert_eq!(report.sent, 700);
+    assert_eq!(report.ok, 700, "{report}");
+    assert!(report.passed());
+    assert_eq!(report.latency.len(), 700);
+    let text = report.to_string();
+    assert!(text.contains("requests/s"));
+    assert!(text.contains("p99.9"));
+    assert!(text.contains("700 ok, 0 wrong, 0 busy, 0 errors"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_loop_sends_at_the_rate() {
+    let report = drive(
+        |addr| LoadConfig {
+            rate: Some(1000.0),
+            stop: Stop::Duration(Duration::from_millis(500)),
+            ..closed(addr)
+        },
+        Config::default(),
+    )
+    .await;
+    assert!((400..=600).contains(&report.sent), "sent {}", report.sent);
+    assert_eq!(report.ok, report.sent);
+    assert!(report.passed());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn counts_busy_replies_apart_from_wrong_ones() {
+    let report = drive(
+        |addr| LoadConfig {
+            connections: 1,
+            pipeline: 64,
+            ..closed(addr)
+        },
+        Config {
+            pending_bound: 2,
+            ..Config::default()
+        },
+    )
+    .await;
+    assert!(report.busy > 0, "{report}");
+    assert_eq!(report.ok + report.busy, 700);
+    assert!(report.passed());
+}
+
+#[test]
+fn wrong_answers_fail_the_run() {
+    // A server that answers every request with the same wrong grid.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+            let (stream, _) = listener.accept().await.unwrap();
+            let (read, mut write) = stream.into_split();
+            let mut lines = BufReader::new(read).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                let id = line.split(':').next().unwrap().to_string();
+                let reply = format!("{id}:{}\r\n", "1".repeat(81));
+                if write.write_all(reply.as_bytes()).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let workload = Workload::parse(WORKLOAD.as_bytes()).unwrap();
+        let config = LoadConfig {
+            connections: 1,
+            stop: Stop::Requests(7),
+            ..closed(addr)
+        };
+        let report = load::run(config, workload).await.unwrap();
+        assert_eq!(report.wrong, 7);
+        assert!(!report.passed());
+        assert!(!report.samples.is_empty());
+    });
+}
+
+#[test]
+fn rejects_workloads_the_server_cannot_answer() {
+    let error = Workload::parse(b"# fine\n12345\n").err().unwrap();
+    assert_eq!(error.line, 2);
+}
