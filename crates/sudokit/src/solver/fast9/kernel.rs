@@ -6,11 +6,12 @@
 //! `SIMD = true` is only instantiated on x86-64, inside the search compiled
 //! with `#[target_feature]` after runtime detection (see `Fast9Solver::new`).
 
-/// Per band: the cells with at least one and at least two candidate digits.
+/// Per band: the cells with at least one, two and three candidate digits.
 #[derive(Clone, Copy)]
 pub(super) struct Counts {
     pub one: [u32; 4],
     pub two: [u32; 4],
+    pub three: [u32; 4],
 }
 
 /// Bit `3·d + b` set when `cand[d][b]` differs from `prev[d][b]`.
@@ -48,7 +49,7 @@ pub(super) fn given_masks<const SIMD: bool>(cells: &[u8; 96]) -> [[u32; 4]; 10] 
     masks
 }
 
-/// Bit-sliced candidate counts of every cell (saturating at two).
+/// Bit-sliced candidate counts of every cell (saturating at three).
 #[inline(always)]
 pub(super) fn counts<const SIMD: bool>(cand: &[[u32; 4]; 9]) -> Counts {
     #[cfg(target_arch = "x86_64")]
@@ -59,9 +60,11 @@ pub(super) fn counts<const SIMD: bool>(cand: &[[u32; 4]; 9]) -> Counts {
     let mut c = Counts {
         one: [0; 4],
         two: [0; 4],
+        three: [0; 4],
     };
     for row in cand {
         for (b, &x) in row.iter().enumerate().take(3) {
+            c.three[b] |= c.two[b] & x;
             c.two[b] |= c.one[b] & x;
             c.one[b] |= x;
         }
@@ -113,17 +116,21 @@ mod x86 {
     pub(super) unsafe fn counts(cand: &[[u32; 4]; 9]) -> Counts {
         let mut one = _mm_setzero_si128();
         let mut two = _mm_setzero_si128();
+        let mut three = _mm_setzero_si128();
         for row in cand {
             let x = _mm_loadu_si128(row.as_ptr().cast());
+            three = _mm_or_si128(three, _mm_and_si128(two, x));
             two = _mm_or_si128(two, _mm_and_si128(one, x));
             one = _mm_or_si128(one, x);
         }
         let mut c = Counts {
             one: [0; 4],
             two: [0; 4],
+            three: [0; 4],
         };
         _mm_storeu_si128(c.one.as_mut_ptr().cast(), one);
         _mm_storeu_si128(c.two.as_mut_ptr().cast(), two);
+        _mm_storeu_si128(c.three.as_mut_ptr().cast(), three);
         c
     }
 }
