@@ -16,6 +16,11 @@ use rayon::prelude::*;
 use sudokit::canon::canonical_form;
 use sudokit::generate::{generate_range, random_grid, GenerateOptions, Generator};
 use sudokit::grid::Shape;
+use sudokit::search::neighbourhood;
+
+/// The largest known minimal puzzles have 40 clues; this is one.
+const FORTY: &str =
+    "1..4....9.5..8..2..981.2..4..1..5.9.58.92...7.798412.5.67518.4281.294.76.........";
 
 fn seconds() -> Duration {
     let s = std::env::var("HUNT_SECONDS")
@@ -37,6 +42,10 @@ fn rate(min: Duration, mut batch: impl FnMut() -> usize) -> f64 {
 
 fn main() {
     let min = seconds();
+    if std::env::args().any(|a| a == "--search-only") {
+        search();
+        return;
+    }
     let threads = rayon::current_num_threads();
     let shape = Shape::new(3, 3).expect("3x3");
     let mut options = GenerateOptions::new(shape);
@@ -129,4 +138,30 @@ fn main() {
     println!("  sudokit, minimal puzzles    {forms_p:>10.0}");
     println!("  sudokit, complete grids     {forms_g:>10.0}");
     println!("  sudoku crate, grids         {forms_theirs:>10.0}");
+    search();
+}
+
+/// Times the neighbourhoods of the 40-clue puzzle on the whole pool.
+fn search() {
+    let seed: [u8; 81] = std::array::from_fn(|k| match FORTY.as_bytes()[k] {
+        c @ b'1'..=b'9' => c - b'0',
+        _ => 0,
+    });
+    println!(
+        "neighbourhoods of the 40-clue minimal puzzle ({} threads):",
+        rayon::current_num_threads()
+    );
+    for (r, a) in [(1, 2), (2, 1), (2, 2), (2, 3)] {
+        let start = Instant::now();
+        let (_, stats) = neighbourhood(&seed, r, a);
+        println!(
+            "  {{-{r}+{a}}} {:>9.3} s  units {:>4}  candidates {:>7}  unique {:>6}  minimal {:>4}  new {:>4}",
+            start.elapsed().as_secs_f64(),
+            stats.units,
+            stats.candidates,
+            stats.unique,
+            stats.minimal,
+            stats.new
+        );
+    }
 }

@@ -10,5 +10,6 @@ pub mod canon;
 pub mod generate;
 pub mod grid;
 pub mod parse;
+pub mod search;
 pub mod slide;
 pub mod solver;

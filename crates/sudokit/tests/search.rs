@@ -1,0 +1,222 @@
+//! The neighbourhood hunt: the same finds as a brute force over every
+//! (cell, digit) addition, a constructed known answer, shards whose union
+//! is the whole hunt, and a killed-then-resumed run equal to an
+//! uninterrupted one.
+
+use std::collections::{BTreeSet, HashSet};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+
+use sudokit::analyze::is_minimal;
+use sudokit::canon::canonical_form;
+use sudokit::generate::{GenerateOptions, Generator};
+use sudokit::grid::Shape;
+use sudokit::search::{neighbourhood, removals, run, unit_neighbours, HuntOptions, Shard, Stats};
+use sudokit::solver::fast9::Fast9Solver;
+use sudokit::solver::general::GeneralSolver;
+use sudokit::solver::Solver;
+
+fn minimal_seeds(seed: u64, n: u64) -> Vec<[u8; 81]> {
+    let mut options = GenerateOptions::new(Shape::new(3, 3).unwrap());
+    options.minimal = true;
+    let mut g = Generator::new(options);
+    (0..n)
+        .map(|i| {
+            g.generate(seed, i)
+                .unwrap()
+                .puzzle
+                .cells()
+                .try_into()
+                .unwrap()
+        })
+        .collect()
+}
+
+/// Every unique minimal puzzle `seed − removed + A clues`, by trying every
+/// set of `A` (cell, digit) additions with the general engine.
+fn brute_unit(seed: &[u8; 81], removed: &[u8], add: usize) -> BTreeSet<Vec<u8>> {
+    let mut solver = GeneralSolver::new(Shape::new(3, 3).unwrap());
+    let mut reduced = *seed;
+    for &k in removed {
+        reduced[k as usize] = 0;
+    }
+    let options: Vec<(usize, u8)> = (0..81)
+        .filter(|&k| reduced[k] == 0)
+        .flat_map(|k| (1..=9).map(move |d| (k, d)))
+        .filter(|&(k, d)| !(removed.contains(&(k as u8)) && seed[k] == d))
+        .collect();
+    let mut out = BTreeSet::new();
+    let mut stack = vec![(0usize, reduced, 0usize)];
+    while let Some((from, puzzle, placed)) = stack.pop() {
+        if placed == add {
+            if solver.solve(&puzzle, 2, None).solutions == 1 && is_minimal(&mut solver, &puzzle) {
+                out.insert(puzzle.to_vec());
+            }
+            continue;
+        }
+        for (i, &(k, d)) in options.iter().enumerate().skip(from) {
+            if puzzle[k] == 0 {
+                let mut next = puzzle;
+                next[k] = d;
+                stack.push((i + 1, next, placed + 1));
+            }
+        }
+    }
+    out
+}
+
+fn clue_cells(p: &[u8; 81]) -> Vec<u8> {
+    (0..81u8).filter(|&k| p[k as usize] != 0).collect()
+}
+
+#[test]
+fn finds_equal_brute_force() {
+    let mut solver = Fast9Solver::new();
+    let mut total = 0;
+    for (seed, (r, a), units) in [
+        (minimal_seeds(1, 2), (1, 1), usize::MAX),
+        (minimal_seeds(2, 1), (2, 1), 60),
+        (minimal_seeds(3, 1), (1, 2), 2),
+    ] {
+        for s in &seed {
+            for removed in removals(&clue_cells(s), r).take(units) {
+                let (finds, counts) = unit_neighbours(&mut solver, s, &removed, a);
+                let ours: BTreeSet<Vec<u8>> = finds.iter().map(|f| f.to_vec()).collect();
+                assert_eq!(ours.len(), finds.len(), "no find twice");
+                assert_eq!(counts.minimal as usize, finds.len());
+                assert_eq!(
+                    ours,
+                    brute_unit(s, &removed, a),
+                    "{{-{r}+{a}}} removing {removed:?}"
+                );
+                total += ours.len();
+            }
+        }
+    }
+    assert!(total > 0, "the comparison saw some finds");
+}
+
+#[test]
+fn a_constructed_neighbour_is_found() {
+    // Y is a minimal {-1+1} neighbour of X, so X is one of Y.
+    let x = minimal_seeds(4, 1)[0];
+    let y = clue_cells(&x)
+        .into_iter()
+        .find_map(|k| brute_unit(&x, &[k], 1).into_iter().next())
+        .expect("a minimal neighbour");
+    let y: [u8; 81] = y.try_into().unwrap();
+    let (finds, stats) = neighbourhood(&y, 1, 1);
+    assert!(finds.contains(&x));
+    assert!(stats.new >= 1);
+}
+
+fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn forms(lines: &[String]) -> HashSet<[u8; 81]> {
+    lines
+        .iter()
+        .map(|l| {
+            let cells: [u8; 81] =
+                std::array::from_fn(|k| l.as_bytes()[k].saturating_sub(b'0').min(9));
+            canonical_form(&cells)
+        })
+        .collect()
+}
+
+fn options(shard: Shard) -> HuntOptions {
+    HuntOptions {
+        remove: 1,
+        add: 1,
+        min_clues: 0,
+        shard,
+        batch: 7,
+    }
+}
+
+fn hunt(seeds: &[[u8; 81]], dir: &Path, name: &str, shard: Shard) -> (Vec<String>, Stats) {
+    let out = dir.join(name);
+    let stats = run(
+        seeds,
+        &options(shard),
+        &out,
+        &dir.join(format!("{name}.ck")),
+        false,
+        &|_| {},
+    )
+    .unwrap();
+    (lines(&out), stats)
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sudokit-search-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn shards_partition_the_hunt() {
+    let seeds = minimal_seeds(5, 3);
+    let dir = temp_dir("shards");
+    let (whole, all) = hunt(&seeds, &dir, "whole", Shard::default());
+    assert!(all.new > 0);
+    assert_eq!(whole.len() as u64, all.new);
+    let mut union = HashSet::new();
+    let mut sum = Stats::default();
+    for i in 0..3 {
+        let (part, s) = hunt(
+            &seeds,
+            &dir,
+            &format!("part{i}"),
+            Shard { index: i, count: 3 },
+        );
+        union.extend(forms(&part));
+        sum.units += s.units;
+        sum.candidates += s.candidates;
+        sum.unique += s.unique;
+        sum.minimal += s.minimal;
+    }
+    assert_eq!(union, forms(&whole));
+    assert_eq!(
+        (sum.units, sum.candidates, sum.unique, sum.minimal),
+        (all.units, all.candidates, all.unique, all.minimal)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn killed_and_resumed_equals_uninterrupted() {
+    let seeds = minimal_seeds(6, 3);
+    let dir = temp_dir("resume");
+    let (whole, all) = hunt(&seeds, &dir, "whole", Shard::default());
+    let out = dir.join("killed");
+    let ck = dir.join("killed.ck");
+    for kill_after in [1, 4] {
+        let _ = std::fs::remove_file(&out);
+        let _ = std::fs::remove_file(&ck);
+        let killed = catch_unwind(AssertUnwindSafe(|| {
+            run(&seeds, &options(Shard::default()), &out, &ck, false, &|p| {
+                if p.done_here >= kill_after * 7 {
+                    panic!("killed");
+                }
+            })
+        }));
+        assert!(killed.is_err());
+        // A kill mid-batch leaves finds past the checkpoint, maybe a torn line.
+        let mut torn = std::fs::OpenOptions::new().append(true).open(&out).unwrap();
+        std::io::Write::write_all(&mut torn, whole[0][..40].as_bytes()).unwrap();
+        drop(torn);
+        let resumed = run(&seeds, &options(Shard::default()), &out, &ck, true, &|_| {}).unwrap();
+        let got = lines(&out);
+        assert_eq!(resumed, all);
+        assert_eq!(got.len(), whole.len(), "nothing lost or repeated");
+        assert_eq!(forms(&got), forms(&whole));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
