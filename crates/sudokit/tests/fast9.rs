@@ -108,6 +108,50 @@ fn shape_and_defaults() {
 }
 
 #[test]
+fn environment_forces_the_portable_path() {
+    // Other tests may construct solvers meanwhile and get the portable path
+    // too; both paths give the same answers, so that is harmless.
+    std::env::set_var("SUDOKIT_FORCE_SCALAR", "1");
+    let forced = Fast9Solver::new();
+    std::env::remove_var("SUDOKIT_FORCE_SCALAR");
+    assert!(!forced.uses_simd());
+}
+
+/// Puzzles that leave fewer than 50 cells open after propagation but need
+/// more guesses than the quick search may take, so the solver restarts with
+/// the thorough search (from the 17-clue and magictour_top1465 sets).
+const RESTARTING: [&str; 8] = [
+    ".................1....23.4......2.3...1.45.....6...7.....71.....4.......23.....8.",
+    ".................1..2..3.4.........5.....6..7.26..8......17..9...8...2..1...5....",
+    ".................1..2..3.4........5......632..7..8.........2....8.7....971......8",
+    ".................1..2..3.4........5..6..7...4.8.16..2......2.....3..5....7......6",
+    "..6.3.521...7.....9.3....4...7...6.......4....1.5.27........973.....5.....8.1....",
+    "58........4...52.8...9.2...9....3.65...49..2.....5...1...36.....54...7..6........",
+    "8..6....29.........71...8..765......2....5.7.....6..9..13.4.........64.7....8....",
+    "5..2....9......12.1..8.47...6.5.7..1.5......8....8.2...2.34....6.1.......7..18...",
+];
+
+#[test]
+fn restart_from_quick_to_thorough_search() {
+    for l in RESTARTING {
+        let p = parse_line(l);
+        check(&p, 2, 1, "restart");
+        for mut engine in engines() {
+            // The quick search's 16 guesses count too.
+            assert!(engine.solve(&p, 2, None).guesses >= 16, "{l}");
+        }
+    }
+}
+
+fn parse_line(l: &str) -> [u8; 81] {
+    let mut p = [0u8; 81];
+    for (c, ch) in p.iter_mut().zip(l.bytes()) {
+        *c = if ch.is_ascii_digit() { ch - b'0' } else { 0 };
+    }
+    p
+}
+
+#[test]
 fn agrees_with_reference_on_random_puzzles() {
     let mut rng = StdRng::seed_from_u64(9);
     let mut reference = ReferenceSolver::new(shape());
