@@ -31,6 +31,8 @@ enum Command {
     Canon(commands::canon::CanonArgs),
     /// Generate puzzles with a unique solution (minimal, K clues, symmetric).
     Generate(commands::generate::GenerateArgs),
+    /// Hunt the {-R+A} neighbourhoods of seed puzzles for unique minimal puzzles.
+    Search(commands::search::SearchArgs),
     /// Shortest solutions of 8- and 15-puzzles (sliding tiles).
     Slide(commands::slide::SlideArgs),
     /// Serve puzzles over TCP (muduo's sudoku protocol, port 9981).
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Count(args) => commands::count::run(args),
         Command::Canon(args) => commands::canon::run(args),
         Command::Generate(args) => commands::generate::run(args),
+        Command::Search(args) => commands::search::run(args),
         Command::Slide(args) => commands::slide::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Load(args) => commands::load::run(args),

@@ -5,6 +5,7 @@ pub mod canon;
 pub mod count;
 pub mod generate;
 pub mod load;
+pub mod search;
 pub mod serve;
 pub mod slide;
 pub mod solve;
