@@ -36,9 +36,8 @@ use tokio::task::JoinHandle;
 use sudokit::grid::Puzzle;
 use sudokit::parse::{classify, Format, FormatSpec, Line};
 use sudokit::slide::{self, Board, Goal, Move, Outcome};
-use sudokit::solver::solver_for;
 
-use crate::protocol::{kind_of, Kind, NO_SOLUTION, SERVER_TOO_BUSY, UNSOLVABLE};
+use crate::protocol::{engine_for, kind_of, Kind, NO_SOLUTION, SERVER_TOO_BUSY, UNSOLVABLE};
 
 /// When a run stops sending.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -158,7 +157,7 @@ impl Workload {
                     let puzzle = format.parse(cells).map_err(|e| error(e.to_string()))?;
                     let solver = solvers
                         .entry(format.shape())
-                        .or_insert_with(|| solver_for(format.shape()));
+                        .or_insert_with(|| engine_for(format.shape()));
                     let solvable = solver.solve(puzzle.cells(), 1, None).solutions > 0;
                     let format = match formats.iter().position(|f| *f == format) {
                         Some(index) => index,
@@ -372,7 +371,7 @@ pub async fn run(config: LoadConfig, workload: Workload) -> anyhow::Result<Repor
         .enumerate()
         .map(|(index, stream)| tokio::spawn(drive(stream, index, Arc::clone(&shared))))
         .collect();
-    let mut latency = Histogram::<u64>::new(3)?;
+    let mut latency = new_histogram();
     for task in tasks {
         latency.add(task.await?)?;
     }
@@ -493,7 +492,7 @@ async fn receive(
     permits: &Semaphore,
     mut sender: JoinHandle<OwnedWriteHalf>,
 ) -> Histogram<u64> {
-    let mut histogram = Histogram::<u64>::new(3).expect("3 significant figures is valid");
+    let mut histogram = new_histogram();
     let mut reader = BufReader::with_capacity(64 * 1024, read);
     let mut line = Vec::new();
     let mut sending = true;
@@ -556,6 +555,12 @@ async fn receive(
     permits.close();
     sender.abort();
     histogram
+}
+
+/// An empty latency histogram: 1 ns to one hour, 3 significant figures
+/// (larger values are recorded as one hour).
+fn new_histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("valid histogram bounds")
 }
 
 /// Keeps the first few wrong answers for the report.

@@ -65,6 +65,7 @@ async fn closed_loop_checks_every_answer() {
     assert_eq!(report.ok, 700, "{report}");
     assert!(report.passed());
     assert_eq!(report.latency.len(), 700);
+    assert!(report.latency.min() > 0);
     let text = report.to_string();
     assert!(text.contains("requests/s"));
     assert!(text.contains("p99.9"));
