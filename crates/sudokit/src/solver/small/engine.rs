@@ -4,7 +4,8 @@
 //! Cell `r·N + c` (row-major, the order of `givens`) is bit `r·N + c` of a
 //! `u64`; `N² ≤ 64`, so one word covers the grid. `all` has the `N²` cell bits
 //! set, and `peers[cell]` every cell sharing a row, column or box with `cell`
-//! (itself excluded), built once from [`Geometry`].
+//! (itself excluded), built once from [`Geometry`]; `peers[64]` is empty, so
+//! that the `trailing_zeros` of an empty mask indexes it harmlessly.
 //!
 //! ## State and invariants
 //! A [`State`] is `N` digit boards and a placed mask:
@@ -58,8 +59,8 @@ pub(super) struct Engine<const N: usize> {
     shape: Shape,
     /// The `N²` cell bits.
     all: u64,
-    /// Peer mask of each cell.
-    peers: [u64; 64],
+    /// Peer mask of each cell; entry 64 (no cell) is empty.
+    peers: [u64; 65],
     /// Alternatives still to explore, newest last.
     stack: Vec<State<N>>,
 }
@@ -71,7 +72,7 @@ impl<const N: usize> Engine<N> {
         let geometry = Geometry::new(shape);
         let cells = shape.cell_count();
         let mask = |list: &[u16]| list.iter().fold(0u64, |m, &c| m | 1 << c);
-        let mut peers = [0u64; 64];
+        let mut peers = [0u64; 65];
         for (cell, slot) in peers.iter_mut().enumerate().take(cells) {
             *slot = mask(geometry.peers(cell));
         }
@@ -174,8 +175,12 @@ impl<const N: usize> Engine<N> {
                 return true;
             }
             for board in s.cand.iter_mut() {
+                // A digit rarely has more than one single per round: the first
+                // is cleared without a branch (no single reads the empty
+                // `peers[64]`), so that the loop below is seldom entered.
                 let mut rest = singles & *board;
-                let mut b = *board;
+                let mut b = *board & !self.peers[rest.trailing_zeros() as usize];
+                rest &= rest.wrapping_sub(1);
                 while rest != 0 {
                     b &= !self.peers[rest.trailing_zeros() as usize];
                     rest &= rest - 1;
