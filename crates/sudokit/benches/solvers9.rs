@@ -11,7 +11,9 @@
 //!
 //! `cargo bench -p sudokit --bench solvers9 [-- NAME...]` runs the sets whose
 //! file name contains one of the NAMEs (all sets without arguments).
-//! `SOLVERS9_SECONDS` sets the minimum timing per engine and set (default 1).
+//! `SOLVERS9_SECONDS` sets the timing per engine and set (default 1), spread
+//! over five rounds in which the engines take turns; each rate is the best
+//! round's.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -52,29 +54,40 @@ fn parse(text: &str) -> Vec<[u8; 81]> {
         .collect()
 }
 
-/// Runs `count` over all puzzles repeatedly for at least `min`; returns
-/// puzzles per second and the sum of what `count` returned over one pass.
-fn rate(
-    puzzles: &[[u8; 81]],
-    min: Duration,
-    mut count: impl FnMut(&[u8; 81]) -> u64,
-) -> (f64, u64) {
-    let mut passes = 0u64;
-    let mut total = 0u64;
+/// One timed sample: passes over all puzzles until `min` has elapsed;
+/// returns puzzles per second.
+fn sample(puzzles: &[[u8; 81]], min: Duration, count: &mut dyn FnMut(&[u8; 81]) -> u64) -> f64 {
+    let mut passes = 0usize;
+    let mut sink = 0u64;
     let start = Instant::now();
     loop {
-        let mut sum = 0u64;
         for p in puzzles {
-            sum += count(std::hint::black_box(p));
+            sink = sink.wrapping_add(count(std::hint::black_box(p)));
         }
-        total = total.max(sum);
         passes += 1;
         if start.elapsed() >= min {
             break;
         }
     }
-    let secs = start.elapsed().as_secs_f64();
-    ((passes as usize * puzzles.len()) as f64 / secs, total)
+    std::hint::black_box(sink);
+    (passes * puzzles.len()) as f64 / start.elapsed().as_secs_f64()
+}
+
+/// An engine under test: counts one puzzle's solutions.
+type Engine<'a> = &'a mut dyn FnMut(&[u8; 81]) -> u64;
+
+/// The best of `ROUNDS` samples per engine, the engines taking turns so that
+/// a change in machine load hits them alike.
+fn rates(puzzles: &[[u8; 81]], total: Duration, engines: &mut [Engine]) -> Vec<f64> {
+    const ROUNDS: u32 = 5;
+    let min = total / ROUNDS;
+    let mut best = vec![0.0f64; engines.len()];
+    for _ in 0..ROUNDS {
+        for (e, engine) in engines.iter_mut().enumerate() {
+            best[e] = best[e].max(sample(puzzles, min, *engine));
+        }
+    }
+    best
 }
 
 fn status_of_sudoku_crate(p: &[u8; 81]) -> Status {
@@ -159,12 +172,20 @@ fn main() {
             );
         }
 
-        let (r_simd, guesses) = rate(&puzzles, min, |p| simd.solve(p, 2, None).guesses);
-        let (r_scalar, _) = rate(&puzzles, min, |p| scalar.solve(p, 2, None).guesses);
-        let (r_general, _) = rate(&puzzles, min, |p| general.solve(p, 2, None).solutions);
-        let (r_crate, _) = rate(&puzzles, min, |p| {
-            sudoku::Sudoku::from_bytes(*p).map_or(0, |s| s.solutions_count_up_to(2) as u64)
-        });
+        let guesses: u64 = puzzles.iter().map(|p| simd.solve(p, 2, None).guesses).sum();
+        let r = rates(
+            &puzzles,
+            min,
+            &mut [
+                &mut |p| simd.solve(p, 2, None).solutions,
+                &mut |p| scalar.solve(p, 2, None).solutions,
+                &mut |p| general.solve(p, 2, None).solutions,
+                &mut |p| {
+                    sudoku::Sudoku::from_bytes(*p).map_or(0, |s| s.solutions_count_up_to(2) as u64)
+                },
+            ],
+        );
+        let (r_simd, r_scalar, r_general, r_crate) = (r[0], r[1], r[2], r[3]);
         println!(
             "{:<38} {:>7} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>9.2}",
             name.trim_end_matches(".txt"),

@@ -14,12 +14,26 @@
 //! cell is a hidden single in a row. Naked singles and empty cells come from
 //! a bit-sliced count of all nine digit masks at once.
 //!
+//! Along rows that is done eagerly, in the band update; along columns the
+//! band update only claims a column for a box whose cells share it, and the
+//! full column step runs when nothing else is left, together with the triad
+//! rule: a mini-row (three cells of a row in one box) holds exactly three
+//! digits, so one with exactly three possible digits takes them all and one
+//! with three certain digits excludes the rest (same for mini-columns).
+//!
 //! When nothing more follows, the engine branches like tdoku does: on the
 //! digit-in-band (or digit-in-stack) with the fewest remaining permutations,
 //! preferably two, trying each permutation in turn. One such guess fixes a
 //! digit's three mini-rows (or mini-columns) at once, so hard puzzles take
-//! far fewer guesses than branching on cells. The search is a loop over an
-//! explicit stack of saved boards allocated once per solver.
+//! far fewer guesses than branching on cells.
+//!
+//! That thorough search costs more per guess than it saves on easy puzzles,
+//! so a puzzle that propagation leaves with fewer than 50 open cells is first
+//! searched quickly, JCZSolve-style: branching on the first bivalue cell,
+//! without the column and triad steps. If that takes more than 16 guesses the
+//! solver starts over with the thorough search. The search is a loop over an
+//! explicit stack of saved boards allocated once per solver; nothing is
+//! allocated per puzzle.
 //!
 //! # Bit layout and invariants
 //!
@@ -106,6 +120,9 @@ struct Frame {
 /// (used when the CPU has them) and a portable path; both give identical
 /// results, and `SUDOKIT_FORCE_SCALAR=1` in the environment (or
 /// [`Fast9Solver::scalar`]) selects the portable one.
+///
+/// [`Outcome::guesses`] counts branch points, including those of a quick
+/// search that was abandoned for the thorough one.
 #[derive(Clone)]
 pub struct Fast9Solver {
     simd: bool,
@@ -145,8 +162,9 @@ impl Fast9Solver {
     fn with_simd(simd: bool) -> Fast9Solver {
         Fast9Solver {
             simd,
-            // Every guess fixes one of the 54 digit-in-band/stack placements
-            // for good, so the depth never exceeds 54.
+            // A thorough guess fixes one of the 54 digit-in-band/stack
+            // placements for good, so that search never goes deeper than 54;
+            // the quick search stops at 16 guesses.
             stack: Vec::with_capacity(64),
             prev: [[0; 4]; 9],
             limit: 1,

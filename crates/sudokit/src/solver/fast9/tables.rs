@@ -225,7 +225,14 @@ mod tests {
         assert_eq!(ALLOWED[0b111_001_001], 0);
         // Row 0 confined to box 0 frees boxes 1, 2 for rows 1, 2 only.
         assert_eq!(ALLOWED[0b111_111_001], 0b110_110_001);
-        assert_eq!(PEERS[0].count_ones(), 8 + 4);
+        // Eight more cells in its row, six more in its box.
+        assert_eq!(PEERS[0].count_ones(), 8 + 6);
         assert_eq!(SHRINK[0b100_000_010], 0b101);
+        assert_eq!(PERM_COUNT[0x1FF], 6);
+        assert_eq!(PERM_COUNT[0b110_101_011], 2);
+        // Box 0 only in column 1, box 1 in columns 3 and 4: column 1 claimed.
+        assert_eq!(COL_LOCK[0b011_010], BAND & !columns(0b10));
+        assert_eq!(LINES[1], 0x1FF | columns(7));
+        assert_eq!(COVER[1], 0o111 | 7);
     }
 }
