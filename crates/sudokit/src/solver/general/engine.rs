@@ -21,13 +21,95 @@ use crate::solver::Outcome;
 
 /// What one round of propagation left: a contradiction, a complete grid, or a
 /// cell to branch on.
-pub(super) enum Step {
+pub(super) enum Step<M> {
     /// Some cell or unit has no candidate left.
     Contradiction,
     /// Every cell is decided, consistently.
     Solved,
-    /// The undecided cell with the fewest candidates.
-    Branch(usize),
+    /// Where to guess: a cell and the digits to pick the first guess from
+    /// (its candidates, or one digit that has only two places in a unit).
+    Branch(usize, M),
+}
+
+/// Which unit of a segment locked candidates clear.
+#[derive(Clone, Copy)]
+enum Target {
+    /// The segment's row or column (pointing: confined within a box).
+    Line,
+    /// The segment's box (claiming: confined within a line).
+    Box,
+}
+
+/// The intersections of each box with each row and column (*segments*),
+/// grouped two ways: the row segments and the column segments of each box, and
+/// the segments of each line.
+#[derive(Clone, Debug)]
+struct Segments {
+    /// Cells of every segment, concatenated.
+    members: Vec<u16>,
+    /// Segment `i` is `members[cells[i]..cells[i + 1]]`.
+    cells: Vec<u32>,
+    /// The row or column unit of each segment.
+    line: Vec<u16>,
+    /// The box unit of each segment.
+    boxes: Vec<u16>,
+    /// Segment numbers, group after group.
+    group_members: Vec<u16>,
+    /// Group boundaries in `group_members` for the by-box groups.
+    by_box: Vec<u32>,
+    /// Group boundaries in `group_members` for the by-line groups.
+    by_line: Vec<u32>,
+}
+
+impl Segments {
+    fn new(geometry: &Geometry) -> Segments {
+        let n = geometry.shape().side();
+        let mut s = Segments {
+            members: Vec::new(),
+            cells: vec![0],
+            line: Vec::new(),
+            boxes: Vec::new(),
+            group_members: Vec::new(),
+            by_box: vec![0],
+            by_line: Vec::new(),
+        };
+        // Segments line by line: rows are units 0..n, columns n..2n.
+        let mut of_line = vec![Vec::new(); 2 * n];
+        for (line, segments) in of_line.iter_mut().enumerate() {
+            let mut seen_boxes: Vec<u16> = Vec::new();
+            for &cell in geometry.unit(line) {
+                let b = geometry.units_of(cell as usize)[2];
+                if !seen_boxes.contains(&b) {
+                    seen_boxes.push(b);
+                }
+            }
+            for b in seen_boxes {
+                for &cell in geometry.unit(line) {
+                    if geometry.units_of(cell as usize)[2] == b {
+                        s.members.push(cell);
+                    }
+                }
+                s.cells.push(s.members.len() as u32);
+                segments.push(s.line.len() as u16);
+                s.line.push(line as u16);
+                s.boxes.push(b);
+            }
+        }
+        for b in 2 * n..3 * n {
+            for kind in [0..n, n..2 * n] {
+                let ids = (0..s.line.len())
+                    .filter(|&i| s.boxes[i] as usize == b && kind.contains(&(s.line[i] as usize)));
+                s.group_members.extend(ids.map(|i| i as u16));
+                s.by_box.push(s.group_members.len() as u32);
+            }
+        }
+        s.by_line.push(s.group_members.len() as u32);
+        for segments in &of_line {
+            s.group_members.extend_from_slice(segments);
+            s.by_line.push(s.group_members.len() as u32);
+        }
+        s
+    }
 }
 
 /// Search state and scratch buffers for one shape.
@@ -45,6 +127,12 @@ pub(super) struct Engine<M: Mask> {
     cand: Vec<M>,
     /// Decided cells whose digit is not yet removed from their peers.
     queue: Vec<u16>,
+    /// The row, column and box unit of each cell.
+    cell_units: Vec<[u16; 3]>,
+    /// Box-line intersections, for locked candidates.
+    segments: Segments,
+    /// Scratch: the union of candidates over each segment.
+    segment_union: Vec<M>,
     /// Saved states, `N²` sets per level.
     saved: Vec<M>,
     /// The branch cell of each saved level.
@@ -62,7 +150,11 @@ impl<M: Mask> Engine<M> {
         let units = (0..geometry.unit_count())
             .flat_map(|u| geometry.unit(u).iter().copied())
             .collect();
+        let segments = Segments::new(&geometry);
         Engine {
+            segment_union: vec![M::EMPTY; segments.line.len()],
+            segments,
+            cell_units: (0..cells).map(|c| geometry.units_of(c)).collect(),
             shape,
             full: M::low_bits(shape.side() as u32),
             peers,
@@ -96,12 +188,16 @@ impl<M: Mask> Engine<M> {
     }
 
     /// Propagates singles to a fixpoint and says what is left to do.
-    pub(super) fn step(&mut self) -> Step {
+    pub(super) fn step(&mut self) -> Step<M> {
         if !self.propagate() {
             return Step::Contradiction;
         }
         match self.most_constrained_cell() {
-            Some(cell) => Step::Branch(cell),
+            Some((cell, 2)) => Step::Branch(cell, self.cand[cell]),
+            Some((cell, _)) => match self.bilocal_digit() {
+                Some((cell, digit)) => Step::Branch(cell, digit),
+                None => Step::Branch(cell, self.cand[cell]),
+            },
             None => Step::Solved,
         }
     }
@@ -156,21 +252,89 @@ impl<M: Mask> Engine<M> {
                     }
                 }
             }
-            if !decided_any {
-                return true;
+            if decided_any {
+                continue;
+            }
+            match self.locked_candidates() {
+                None => return false,
+                Some(true) => continue,
+                Some(false) => return true,
             }
         }
     }
 
-    /// The undecided cell with the fewest candidates, or `None` if all are
-    /// decided.
-    fn most_constrained_cell(&self) -> Option<usize> {
+    /// Locked candidates (pointing and claiming): a digit that, within a box,
+    /// lies only on one line is removed from the rest of that line, and one
+    /// that, within a line, lies only in one box is removed from the rest of
+    /// that box. `None` on a contradiction, else whether anything changed.
+    fn locked_candidates(&mut self) -> Option<bool> {
+        let segments = &self.segments;
+        for (union, range) in self.segment_union.iter_mut().zip(segments.cells.windows(2)) {
+            *union = segments.members[range[0] as usize..range[1] as usize]
+                .iter()
+                .fold(M::EMPTY, |acc, &c| acc | self.cand[c as usize]);
+        }
+        let mut changed = false;
+        for (group, target_kind) in [
+            (&segments.by_box, Target::Line),
+            (&segments.by_line, Target::Box),
+        ] {
+            for parts in group.windows(2) {
+                let ids = &segments.group_members[parts[0] as usize..parts[1] as usize];
+                let (mut once, mut twice) = (M::EMPTY, M::EMPTY);
+                for &id in ids {
+                    let set = self.segment_union[id as usize];
+                    twice |= once & set;
+                    once |= set;
+                }
+                let only = once & !twice;
+                if only == M::EMPTY {
+                    continue;
+                }
+                for &id in ids {
+                    let confined = self.segment_union[id as usize] & only;
+                    if confined == M::EMPTY {
+                        continue;
+                    }
+                    let id = id as usize;
+                    let (target, keep_unit) = match target_kind {
+                        Target::Line => (segments.line[id], segments.boxes[id]),
+                        Target::Box => (segments.boxes[id], segments.line[id]),
+                    };
+                    let n = self.shape.side();
+                    let unit = &self.units[target as usize * n..(target as usize + 1) * n];
+                    for &cell in unit {
+                        let set = self.cand[cell as usize];
+                        if set & confined == M::EMPTY
+                            || self.cell_units[cell as usize].contains(&keep_unit)
+                        {
+                            continue;
+                        }
+                        let rest = set & !confined;
+                        self.cand[cell as usize] = rest;
+                        if rest == M::EMPTY {
+                            return None;
+                        }
+                        if rest.is_single() {
+                            self.queue.push(cell);
+                        }
+                        changed = true;
+                    }
+                }
+            }
+        }
+        Some(changed)
+    }
+
+    /// The undecided cell with the fewest candidates and their number, or
+    /// `None` if all are decided.
+    fn most_constrained_cell(&self) -> Option<(usize, u32)> {
         let mut best = None;
         let mut best_count = u32::MAX;
         for (cell, set) in self.cand.iter().enumerate() {
             let count = set.count();
             if count > 1 && count < best_count {
-                best = Some(cell);
+                best = Some((cell, count));
                 best_count = count;
                 if count == 2 {
                     break;
@@ -178,6 +342,34 @@ impl<M: Mask> Engine<M> {
             }
         }
         best
+    }
+
+    /// A digit with exactly two places left in some unit, as (its first
+    /// place, the digit): guessing there splits the search in two, like a
+    /// bivalue cell, when no cell has only two candidates.
+    fn bilocal_digit(&self) -> Option<(usize, M)> {
+        let n = self.shape.side();
+        for unit in self.units.chunks_exact(n) {
+            let (mut once, mut twice, mut thrice) = (M::EMPTY, M::EMPTY, M::EMPTY);
+            for &cell in unit {
+                let set = self.cand[cell as usize];
+                if set.is_single() {
+                    continue;
+                }
+                thrice |= twice & set;
+                twice |= once & set;
+                once |= set;
+            }
+            let pairs = twice & !thrice;
+            if pairs != M::EMPTY {
+                let digit = M::bit(pairs.lowest());
+                let cell = unit
+                    .iter()
+                    .find(|&&c| self.cand[c as usize] & digit != M::EMPTY)?;
+                return Some((*cell as usize, digit));
+            }
+        }
+        None
     }
 
     /// Candidates of `cell` in the current state.
@@ -235,9 +427,9 @@ impl<M: Mask> Engine<M> {
         let mut outcome = Outcome::default();
         loop {
             match self.step() {
-                Step::Branch(cell) => {
+                Step::Branch(cell, digits) => {
                     outcome.guesses += 1;
-                    let choice = choose(self.cand[cell]);
+                    let choice = choose(digits);
                     self.branch(cell, choice);
                     continue;
                 }
