@@ -42,6 +42,14 @@ use crate::shutdown::{DrainGuard, Shutdown};
 /// queue (where they count against the pending bound).
 const OUTPUT_HIGH_WATER: usize = 256 * 1024;
 
+/// After an over-long line, how long the handler keeps reading (and
+/// discarding) before it closes.
+const LINGER_TIME: Duration = Duration::from_secs(2);
+
+/// After an over-long line, how many bytes the handler reads and discards at
+/// most before it closes.
+const LINGER_BYTES: usize = 1024 * 1024;
+
 /// What every connection shares with the server.
 #[derive(Clone)]
 pub struct Context {
@@ -75,8 +83,12 @@ enum Input {
     Open,
     /// The client closed its side: answer what is left, then close.
     Ended,
-    /// Shutdown or a fatal line: answer what was read, then close.
+    /// Shutdown: answer what was read, then close.
     Closing,
+    /// A line too long: answer what came before it, then close, discarding
+    /// what the client still sends (so that closing with unread bytes does
+    /// not reset the connection before the client has read its answers).
+    TooLong,
 }
 
 /// A connection's state between the socket and the pool.
@@ -177,6 +189,19 @@ pub async fn handle(
         }
     }
     let _ = writer.shutdown().await;
+    if handler.input_state == Input::TooLong {
+        let discard = async {
+            let mut sink = [0u8; 16 * 1024];
+            let mut left = LINGER_BYTES;
+            while left > 0 {
+                match reader.read(&mut sink).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => left = left.saturating_sub(n),
+                }
+            }
+        };
+        let _ = tokio::time::timeout(LINGER_TIME, discard).await;
+    }
 }
 
 /// Waits for the front slot's worker (the caller checks that it is waiting).
@@ -235,7 +260,7 @@ impl Handler {
         self.push(Slot::Ready { bytes, requests: 1 });
         self.input.clear();
         self.scanned = 0;
-        self.input_state = Input::Closing;
+        self.input_state = Input::TooLong;
     }
 
     /// One request line: into the batch, or answered `ServerTooBusy` when this

@@ -337,6 +337,10 @@ impl Shared {
     }
 }
 
+/// Most requests an open-loop connection sends in one write when it has
+/// fallen behind its schedule.
+const OPEN_LOOP_BATCH: u64 = 256;
+
 /// A request awaiting its answer.
 struct InFlight {
     item: usize,
@@ -433,28 +437,34 @@ async fn send(
     let mut seq: u64 = 0;
     let mut buf = Vec::new();
     loop {
-        let mut batch = 0;
-        let since;
-        match per_connection {
+        let due = |k: u64| {
+            per_connection
+                .map(|rate| shared.start + Duration::from_secs_f64(offset + k as f64 / rate))
+        };
+        let batch = match due(seq) {
             None => {
                 let Ok(permit) = permits.acquire().await else {
                     break;
                 };
                 permit.forget();
-                batch = 1;
+                let mut batch = 1;
                 while let Ok(more) = permits.try_acquire() {
                     more.forget();
                     batch += 1;
                 }
-                since = Instant::now();
+                batch
             }
-            Some(rate) => {
-                let due = shared.start + Duration::from_secs_f64(offset + seq as f64 / rate);
-                tokio::time::sleep_until(due.into()).await;
-                since = due;
-                batch += 1;
+            Some(first) => {
+                tokio::time::sleep_until(first.into()).await;
+                // Every request already due leaves in this write (the timer
+                // ticks in milliseconds); each is timed from its own due time.
+                let now = Instant::now();
+                (1..OPEN_LOOP_BATCH)
+                    .find(|&k| due(seq + k).is_none_or(|t| t > now))
+                    .unwrap_or(OPEN_LOOP_BATCH)
             }
-        }
+        };
+        let sent_at = Instant::now();
         buf.clear();
         let mut stop = false;
         for _ in 0..batch {
@@ -462,6 +472,7 @@ async fn send(
                 stop = true;
                 break;
             };
+            let since = due(seq).unwrap_or(sent_at);
             lock(&inflight).insert(seq, InFlight { item, since });
             buf.extend_from_slice(seq.to_string().as_bytes());
             buf.push(b':');
