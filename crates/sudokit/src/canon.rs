@@ -188,7 +188,7 @@ impl Search {
             self.next_row(1, 1 << (self.path.rows[0] / 3), labels, next, tight);
             return;
         }
-        let candidates: u16 = if j % 3 == 0 {
+        let candidates: u16 = if j.is_multiple_of(3) {
             !used & 0x1FF
         } else {
             !used & (0b111 << (3 * stack))
@@ -236,7 +236,7 @@ impl Search {
             return;
         }
         let used_rows = |path: &Transform| path.rows[..i].iter().fold(0u16, |acc, &r| acc | 1 << r);
-        let candidates: u16 = if i % 3 == 0 {
+        let candidates: u16 = if i.is_multiple_of(3) {
             (0..3u16)
                 .filter(|b| bands & 1 << b == 0)
                 .fold(0, |acc, b| acc | 0b111 << (3 * b))

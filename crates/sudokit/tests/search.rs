@@ -210,7 +210,7 @@ fn killed_and_resumed_equals_uninterrupted() {
         assert!(killed.is_err());
         // A kill mid-batch leaves finds past the checkpoint, maybe a torn line.
         let mut torn = std::fs::OpenOptions::new().append(true).open(&out).unwrap();
-        std::io::Write::write_all(&mut torn, whole[0][..40].as_bytes()).unwrap();
+        std::io::Write::write_all(&mut torn, &whole[0].as_bytes()[..40]).unwrap();
         drop(torn);
         let resumed = run(&seeds, &options(Shard::default()), &out, &ck, true, &|_| {}).unwrap();
         let got = lines(&out);

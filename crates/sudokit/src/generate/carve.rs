@@ -2,17 +2,22 @@
 //!
 //! # The carving pass
 //!
-//! Start from a random complete grid and visit the symmetry orbits of its
+//! Start from a random complete grid (for 9×9 from a dedicated bitmask
+//! search, [`super::fill9`]) and visit the symmetry orbits of its
 //! cells in random order, blanking each orbit when the puzzle keeps a unique
 //! solution. A clue kept because blanking it broke uniqueness stays needed
 //! for the rest of the pass (blanking more cells only adds solutions), so
 //! one pass with no symmetry ends at a minimal puzzle: ~N² uniqueness
 //! checks in all.
 //!
-//! Most checks early in the pass need no solver: when every other digit
-//! appears among the clues that see a blanked cell, the cell is forced back
-//! to its digit, the solution stays the old one, and the check is free.
-//! The rest are `solve(…, limit 2)` calls on the fastest engine for the shape.
+//! Many checks need no solver: when one step from the clues forces a
+//! blanked cell back to its digit — every other digit appears among the
+//! clues that see it (naked single), or every other blank of one of its
+//! units sees that digit (hidden single) — the solution stays the old one.
+//! On 9×9 many removals that fail are rejected without a solver too: a
+//! removal that leaves a known unavoidable set without a clue cannot keep
+//! the solution unique ([`super::unavoidable`]). The rest are
+//! `solve(…, limit 2)` calls on the fastest engine for the shape.
 //!
 //! `--clues K` stops the pass at `K` clues (or, with `--minimal`, accepts
 //! only a pass that ends at exactly `K`); a pass that cannot reach the
@@ -25,6 +30,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
+use super::fill9::random_grid9;
+use super::unavoidable::Unavoidable;
 use super::{random_grid, Symmetry};
 use crate::analyze::is_minimal;
 use crate::grid::{Puzzle, Shape};
@@ -114,6 +121,10 @@ pub struct Generator {
     orbits: Vec<Vec<usize>>,
     /// The cells that see each cell (same row, column or box), itself excluded.
     peers: Vec<Vec<u16>>,
+    /// The row, column and box of each cell, as cell lists.
+    units: Vec<[Vec<u16>; 3]>,
+    /// Whether the shape is 9×9 with 3×3 boxes (dedicated grid filler and solver).
+    nine: bool,
 }
 
 /// The random stream of puzzle `index` of seed `seed`: independent of every
@@ -128,7 +139,8 @@ impl Generator {
     /// A generator for `options`.
     pub fn new(options: GenerateOptions) -> Generator {
         let shape = options.shape;
-        let solver: Box<dyn Solver> = if shape.side() == 9 && shape.box_rows() == 3 {
+        let nine = shape.box_rows() == 3 && shape.box_cols() == 3;
+        let solver: Box<dyn Solver> = if nine {
             Box::new(Fast9Solver::new())
         } else {
             solver_for(shape)
@@ -146,11 +158,28 @@ impl Generator {
                     .collect()
             })
             .collect();
+        let cells_where = |f: &dyn Fn(usize) -> bool| -> Vec<u16> {
+            (0..shape.cell_count())
+                .filter(|&b| f(b))
+                .map(|b| b as u16)
+                .collect()
+        };
+        let units = (0..shape.cell_count())
+            .map(|a| {
+                [
+                    cells_where(&|b| shape.row_of(b) == shape.row_of(a)),
+                    cells_where(&|b| shape.col_of(b) == shape.col_of(a)),
+                    cells_where(&|b| shape.box_of(b) == shape.box_of(a)),
+                ]
+            })
+            .collect();
         Generator {
             options,
             solver,
             orbits: options.symmetry.orbits(shape),
             peers,
+            units,
+            nine,
         }
     }
 
@@ -169,7 +198,11 @@ impl Generator {
         let mut closest = usize::MAX;
         let attempts = self.options.attempts.max(1);
         for attempt in 1..=attempts {
-            let solution = random_grid(shape, &mut rng);
+            let solution = if self.nine {
+                Puzzle::new(shape, random_grid9(&mut rng).to_vec()).expect("a 9x9 grid")
+            } else {
+                random_grid(shape, &mut rng)
+            };
             let mut order: Vec<usize> = (0..self.orbits.len()).collect();
             order.shuffle(&mut rng);
             let puzzle = self.carve(&solution, &order);
@@ -227,6 +260,29 @@ impl Generator {
         what
     }
 
+    /// The digits (bit `d − 1` for digit `d`) of the clues that see `cell`.
+    fn seen(&self, cells: &[u8], cell: usize) -> u64 {
+        self.peers[cell]
+            .iter()
+            .fold(0u64, |m, &p| m | (1u64 << cells[p as usize]) >> 1)
+    }
+
+    /// Whether blank `cell` must hold `digit` by one step from the clues: a
+    /// naked single (the clues that see it show every other digit) or a
+    /// hidden single (every other blank of one of its units sees `digit`).
+    fn forced(&self, cells: &[u8], cell: usize, digit: u8, full: u64) -> bool {
+        let bit = 1u64 << (digit - 1);
+        if self.seen(cells, cell) | bit == full {
+            return true;
+        }
+        self.units[cell].iter().any(|unit| {
+            unit.iter().all(|&e| {
+                let e = e as usize;
+                e == cell || cells[e] != 0 || self.seen(cells, e) & bit != 0
+            })
+        })
+    }
+
     /// One carving pass over the orbits in `order` (see the module docs).
     fn carve(&mut self, solution: &Puzzle, order: &[usize]) -> Puzzle {
         let mut cells = solution.cells().to_vec();
@@ -237,6 +293,13 @@ impl Generator {
             self.options.clues.unwrap_or(0)
         };
         let full = (1u64 << (self.options.shape.side() - 1) << 1).wrapping_sub(1);
+        // Unavoidable sets and the clue mask are kept for 9×9 only.
+        let unavoidable = if self.nine {
+            Unavoidable::two_digit(solution.cells())
+        } else {
+            Unavoidable::default()
+        };
+        let mut givens = u128::MAX;
         for &o in order {
             let orbit = &self.orbits[o];
             if count == target {
@@ -248,14 +311,22 @@ impl Generator {
             for &cell in orbit {
                 cells[cell] = 0;
             }
-            let forced = orbit.iter().all(|&cell| {
-                let seen = self.peers[cell]
-                    .iter()
-                    .fold(0u64, |m, &p| m | (1u64 << cells[p as usize]) >> 1);
-                seen | 1u64 << (solution.cells()[cell] - 1) == full
-            });
-            if forced || self.solver.solve(&cells, 2, None).solutions == 1 {
+            let orbit_mask = orbit
+                .iter()
+                .fold(0u128, |m, &k| m | 1u128.checked_shl(k as u32).unwrap_or(0));
+            let unique = if self.nine && unavoidable.uncovered(givens & !orbit_mask) {
+                false
+            } else if orbit
+                .iter()
+                .all(|&cell| self.forced(&cells, cell, solution.cells()[cell], full))
+            {
+                true
+            } else {
+                self.solver.solve(&cells, 2, None).solutions == 1
+            };
+            if unique {
                 count -= orbit.len();
+                givens &= !orbit_mask;
             } else {
                 for &cell in orbit {
                     cells[cell] = solution.cells()[cell];

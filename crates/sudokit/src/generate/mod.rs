@@ -10,7 +10,9 @@
 //! reproducibly from a seed; see [`carve`] for how.
 
 pub mod carve;
+mod fill9;
 mod symmetry;
+mod unavoidable;
 
 pub use carve::{generate_range, puzzle_rng, GenerateError, GenerateOptions, Generated, Generator};
 pub use symmetry::{Symmetry, ALL_SYMMETRIES};
