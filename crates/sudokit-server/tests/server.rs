@@ -249,6 +249,7 @@ async fn closes_the_connection_after_an_oversized_line() {
         None,
         "the server closes the connection"
     );
+    drop(client);
     // A line of exactly 64 KiB is still a request (a bad one).
     let mut client = Client::connect(server.addr).await;
     let mut line = vec![b'1'; 64 * 1024];
