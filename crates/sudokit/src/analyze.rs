@@ -189,7 +189,7 @@ fn analyze_piece<'a>(
         result.lines += 1;
         if let Some(progress) = &options.progress {
             unreported_bytes += raw.len() as u64 + 1;
-            if result.lines % PROGRESS_LINES == 0 {
+            if result.lines.is_multiple_of(PROGRESS_LINES) {
                 progress.fetch_add(unreported_bytes, Ordering::Relaxed);
                 unreported_bytes = 0;
             }

@@ -67,7 +67,7 @@ impl Shape {
             });
         }
         let rows = (1..=n)
-            .filter(|r| n % r == 0 && r * r <= n)
+            .filter(|&r| n.is_multiple_of(r) && r * r <= n)
             .max()
             .unwrap_or(1);
         Shape::new(rows, n / rows)

@@ -238,7 +238,7 @@ impl<M: Mask> Engine<M> {
                 let mut hidden = once & !twice;
                 while hidden != M::EMPTY {
                     let digit = M::bit(hidden.lowest());
-                    hidden = hidden & !digit;
+                    hidden &= !digit;
                     for &cell in unit {
                         let set = self.cand[cell as usize];
                         if set & digit != M::EMPTY {

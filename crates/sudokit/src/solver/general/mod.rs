@@ -88,7 +88,7 @@ impl GeneralSolver {
 fn random_member<M: Mask, R: Rng + ?Sized>(set: M, rng: &mut R) -> u32 {
     let mut rest = set;
     for _ in 0..rng.gen_range(0..set.count()) {
-        rest = rest & !M::bit(rest.lowest());
+        rest &= !M::bit(rest.lowest());
     }
     rest.lowest()
 }
@@ -108,7 +108,7 @@ fn expand_with<M: Mask>(engine: &mut Engine<M>, givens: &[u8]) -> Expansion {
             let mut branches = Vec::with_capacity(set.count() as usize);
             while set != M::EMPTY {
                 let digit = set.lowest();
-                set = set & !M::bit(digit);
+                set &= !M::bit(digit);
                 let mut branch = grid.clone();
                 branch[cell] = digit as u8 + 1;
                 branches.push(branch);
