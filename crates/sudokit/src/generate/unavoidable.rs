@@ -37,18 +37,8 @@ impl Unavoidable {
             for b in a + 1..9 {
                 // Union-find over the 81 cells, only a's and b's cells used.
                 let mut parent: [u8; 81] = std::array::from_fn(|k| k as u8);
-                fn root(parent: &mut [u8; 81], mut k: u8) -> u8 {
-                    while parent[k as usize] != k {
-                        parent[k as usize] = parent[parent[k as usize] as usize];
-                        k = parent[k as usize];
-                    }
-                    k
-                }
-                for u in 0..27 {
-                    let (x, y) = (
-                        root(&mut parent, place[a][u]),
-                        root(&mut parent, place[b][u]),
-                    );
+                for (&pa, &pb) in place[a].iter().zip(&place[b]) {
+                    let (x, y) = (root(&mut parent, pa), root(&mut parent, pb));
                     parent[x as usize] = y;
                 }
                 let mut parts: Vec<(u8, u128)> = Vec::new();
@@ -70,4 +60,13 @@ impl Unavoidable {
     pub(super) fn uncovered(&self, givens: u128) -> bool {
         self.sets.iter().any(|&s| s & givens == 0)
     }
+}
+
+/// The representative of `k`'s part, halving paths on the way.
+fn root(parent: &mut [u8; 81], mut k: u8) -> u8 {
+    while parent[k as usize] != k {
+        parent[k as usize] = parent[parent[k as usize] as usize];
+        k = parent[k as usize];
+    }
+    k
 }
