@@ -15,8 +15,9 @@
 //!   once |= b` gives, for all cells at once, those with at least one and at
 //!   least two candidates.
 //! - `placed` holds the cells whose digit is final *and* has been removed from
-//!   every peer; each has exactly one candidate. A cell with one candidate that
-//!   is not placed is a pending naked single (givens start that way).
+//!   every peer; each has exactly one candidate (or none, which `propagate`
+//!   reports as a contradiction). A cell with one candidate that is not placed
+//!   is a pending naked single.
 //!
 //! A contradiction is a cell with no candidate (`once != all`). When
 //! propagation ends without one and every cell is placed, the boards are a
@@ -141,11 +142,13 @@ impl<const N: usize> Engine<N> {
         }
     }
 
-    /// The state of `givens`: each given cell keeps only its digit, as a
-    /// pending naked single (so clashing givens empty a cell when placed).
+    /// The state of `givens`: each given cell keeps only its digit and is
+    /// placed (two clashing givens clear each other, leaving empty cells for
+    /// `propagate` to find).
     fn load(&self, givens: &[u8]) -> State<N> {
-        let planes = value_planes::<N>(&givens[..N * N]);
-        let blank = self.all & !planes.iter().fold(0, |m, &p| m | p);
+        let givens = &givens[..N * N];
+        let planes = value_planes::<N>(givens);
+        let given = self.all & planes.iter().fold(0, |m, &p| m | p);
         let mut cand = [0u64; N];
         for (d, board) in cand.iter_mut().enumerate() {
             let value = d + 1;
@@ -153,9 +156,23 @@ impl<const N: usize> Engine<N> {
             for (k, &plane) in planes.iter().enumerate() {
                 cells &= if value >> k & 1 == 1 { plane } else { !plane };
             }
-            *board = blank | cells;
+            *board = (self.all & !given) | cells;
         }
-        State { cand, placed: 0 }
+        // One loop over all givens rather than one per digit: a single loop
+        // exit to mispredict.
+        let mut rest = given;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as usize;
+            let digit = (givens[cell] as usize).wrapping_sub(1);
+            if let Some(board) = cand.get_mut(digit) {
+                *board &= !self.peers[cell];
+            }
+            rest &= rest - 1;
+        }
+        State {
+            cand,
+            placed: given,
+        }
     }
 
     /// Places naked singles until none is left; `false` on a contradiction
