@@ -227,16 +227,19 @@ impl<const N: usize> Engine<N> {
         let mut components = 0u32;
         while rest != 0 {
             let start = rest & rest.wrapping_neg();
-            // The start cell's two digits (as board indices).
-            let mut pair = [0usize; 2];
-            let mut found = 0;
-            for (d, &b) in s.cand.iter().enumerate() {
-                if b & start != 0 {
-                    pair[found] = d;
-                    found = 1;
-                }
-            }
-            let (x, y) = (s.cand[pair[0]], s.cand[pair[1]]);
+            // The start cell's two digits (as board indices), without a
+            // data-dependent branch.
+            let cell = start.trailing_zeros();
+            let digits = s
+                .cand
+                .iter()
+                .enumerate()
+                .fold(0u32, |m, (d, &b)| m | ((b >> cell) as u32 & 1) << d);
+            let pair = [
+                digits.trailing_zeros() as usize,
+                (digits & digits.wrapping_sub(1)).trailing_zeros() as usize,
+            ];
+            let (x, y) = (s.cand[pair[0] % N], s.cand[pair[1] % N]);
             let same = x & y & open;
             let mixed = (x ^ y) & open;
             // Breadth-first 2-colouring of the start cell's component.
@@ -262,8 +265,8 @@ impl<const N: usize> Engine<N> {
                 side[colour] |= frontier;
             }
             // One completion: the first digit on side 0, the second on side 1.
-            coloured.cand[pair[0]] &= !side[1];
-            coloured.cand[pair[1]] &= !side[0];
+            coloured.cand[pair[0] % N] &= !side[1];
+            coloured.cand[pair[1] % N] &= !side[0];
             rest &= !(side[0] | side[1]);
             components += 1;
         }
