@@ -3,10 +3,10 @@
 //! `N² ≤ 64`, including 1×N boxes (Latin squares).
 //!
 //! The whole search state is one 64-bit board per digit plus a mask of placed
-//! cells (see [`engine`] for the layout and invariants), so a state is a few
-//! words copied per branch and propagation is a handful of bitwise operations
-//! per digit. The engine is specialised at compile time on `N`, which lets
-//! every per-digit loop unroll.
+//! cells (the `engine` module documents the layout and invariants), so a
+//! state is a few words copied per branch and propagation is a handful of
+//! bitwise operations per digit. The engine is specialised at compile time on
+//! `N`, which lets every per-digit loop unroll.
 
 mod engine;
 
