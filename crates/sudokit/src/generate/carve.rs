@@ -119,8 +119,8 @@ pub struct Generator {
     options: GenerateOptions,
     solver: Box<dyn Solver>,
     orbits: Vec<Vec<usize>>,
-    /// The cells that see each cell (same row, column or box), itself excluded.
-    peers: Vec<Vec<u16>>,
+    /// The row, column and box numbers of each cell (`r`, `N + c`, `2N + b`).
+    unit_of: Vec<[u16; 3]>,
     /// The row, column and box of each cell, as cell lists.
     units: Vec<[Vec<u16>; 3]>,
     /// Whether the shape is 9×9 with 3×3 boxes (dedicated grid filler and solver).
@@ -145,17 +145,14 @@ impl Generator {
         } else {
             solver_for(shape)
         };
-        let peers = (0..shape.cell_count())
-            .map(|a| {
-                (0..shape.cell_count())
-                    .filter(|&b| {
-                        b != a
-                            && (shape.row_of(a) == shape.row_of(b)
-                                || shape.col_of(a) == shape.col_of(b)
-                                || shape.box_of(a) == shape.box_of(b))
-                    })
-                    .map(|b| b as u16)
-                    .collect()
+        let n = shape.side();
+        let unit_of = (0..shape.cell_count())
+            .map(|k| {
+                [
+                    shape.row_of(k) as u16,
+                    (n + shape.col_of(k)) as u16,
+                    (2 * n + shape.box_of(k)) as u16,
+                ]
             })
             .collect();
         let cells_where = |f: &dyn Fn(usize) -> bool| -> Vec<u16> {
@@ -177,7 +174,7 @@ impl Generator {
             options,
             solver,
             orbits: options.symmetry.orbits(shape),
-            peers,
+            unit_of,
             units,
             nine,
         }
@@ -260,27 +257,40 @@ impl Generator {
         what
     }
 
-    /// The digits (bit `d − 1` for digit `d`) of the clues that see `cell`.
-    fn seen(&self, cells: &[u8], cell: usize) -> u64 {
-        self.peers[cell]
-            .iter()
-            .fold(0u64, |m, &p| m | (1u64 << cells[p as usize]) >> 1)
+    /// The digits (bit `d − 1` for digit `d`) of the clues that see blank
+    /// `cell`, from `present`: the digits given in each unit.
+    fn seen(&self, present: &[u64], cell: usize) -> u64 {
+        let [r, c, b] = self.unit_of[cell];
+        present[r as usize] | present[c as usize] | present[b as usize]
     }
 
     /// Whether blank `cell` must hold `digit` by one step from the clues: a
     /// naked single (the clues that see it show every other digit) or a
     /// hidden single (every other blank of one of its units sees `digit`).
-    fn forced(&self, cells: &[u8], cell: usize, digit: u8, full: u64) -> bool {
+    fn forced(&self, cells: &[u8], present: &[u64], cell: usize, digit: u8, full: u64) -> bool {
         let bit = 1u64 << (digit - 1);
-        if self.seen(cells, cell) | bit == full {
+        if self.seen(present, cell) | bit == full {
             return true;
         }
         self.units[cell].iter().any(|unit| {
             unit.iter().all(|&e| {
                 let e = e as usize;
-                e == cell || cells[e] != 0 || self.seen(cells, e) & bit != 0
+                e == cell || cells[e] != 0 || self.seen(present, e) & bit != 0
             })
         })
+    }
+
+    /// Blanks (`blank`) or restores `cell`, keeping `present` in step.
+    fn set_cell(&self, cells: &mut [u8], present: &mut [u64], cell: usize, digit: u8, blank: bool) {
+        let bit = 1u64 << (digit - 1);
+        for u in self.unit_of[cell] {
+            if blank {
+                present[u as usize] &= !bit;
+            } else {
+                present[u as usize] |= bit;
+            }
+        }
+        cells[cell] = if blank { 0 } else { digit };
     }
 
     /// One carving pass over the orbits in `order` (see the module docs).
@@ -300,6 +310,7 @@ impl Generator {
             Unavoidable::default()
         };
         let mut givens = u128::MAX;
+        let mut present = vec![full; 3 * self.options.shape.side()];
         for &o in order {
             let orbit = &self.orbits[o];
             if count == target {
@@ -309,7 +320,7 @@ impl Generator {
                 continue;
             }
             for &cell in orbit {
-                cells[cell] = 0;
+                self.set_cell(&mut cells, &mut present, cell, solution.cells()[cell], true);
             }
             let orbit_mask = orbit
                 .iter()
@@ -318,7 +329,7 @@ impl Generator {
                 false
             } else if orbit
                 .iter()
-                .all(|&cell| self.forced(&cells, cell, solution.cells()[cell], full))
+                .all(|&cell| self.forced(&cells, &present, cell, solution.cells()[cell], full))
             {
                 true
             } else {
@@ -329,7 +340,13 @@ impl Generator {
                 givens &= !orbit_mask;
             } else {
                 for &cell in orbit {
-                    cells[cell] = solution.cells()[cell];
+                    self.set_cell(
+                        &mut cells,
+                        &mut present,
+                        cell,
+                        solution.cells()[cell],
+                        false,
+                    );
                 }
             }
         }
