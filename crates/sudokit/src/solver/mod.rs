@@ -85,5 +85,8 @@ pub fn solver_for(shape: Shape) -> Box<dyn Solver> {
     if let Some(solver) = small::SmallSolver::new(shape) {
         return Box::new(solver);
     }
+    if (shape.box_rows(), shape.box_cols()) == (3, 3) {
+        return Box::new(fast9::Fast9Solver::new());
+    }
     Box::new(general::GeneralSolver::new(shape))
 }
