@@ -280,6 +280,34 @@ impl Generator {
         })
     }
 
+    /// Whether the puzzle with `orbit` blanked still has only the old
+    /// solution. For a single cell this asks, for each other digit the
+    /// clues allow there, whether the puzzle with that digit has any
+    /// solution (a wrong digit is usually refuted at once); a larger orbit
+    /// counts solutions up to 2.
+    fn no_other_digit(
+        &mut self,
+        cells: &mut [u8],
+        present: &[u64],
+        orbit: &[usize],
+        solution: &[u8],
+        full: u64,
+    ) -> bool {
+        let [cell] = orbit else {
+            return self.solver.solve(cells, 2, None).solutions == 1;
+        };
+        let cell = *cell;
+        let mut others = full & !self.seen(present, cell) & !(1u64 << (solution[cell] - 1));
+        let mut unique = true;
+        while others != 0 && unique {
+            cells[cell] = others.trailing_zeros() as u8 + 1;
+            others &= others - 1;
+            unique = self.solver.solve(cells, 1, None).solutions == 0;
+        }
+        cells[cell] = 0;
+        unique
+    }
+
     /// Blanks (`blank`) or restores `cell`, keeping `present` in step.
     fn set_cell(&self, cells: &mut [u8], present: &mut [u64], cell: usize, digit: u8, blank: bool) {
         let bit = 1u64 << (digit - 1);
@@ -311,8 +339,10 @@ impl Generator {
         };
         let mut givens = u128::MAX;
         let mut present = vec![full; 3 * self.options.shape.side()];
+        // Moved out for the pass, so that checks may borrow `self` mutably.
+        let orbits = std::mem::take(&mut self.orbits);
         for &o in order {
-            let orbit = &self.orbits[o];
+            let orbit = &orbits[o];
             if count == target {
                 break;
             }
@@ -333,7 +363,7 @@ impl Generator {
             {
                 true
             } else {
-                self.solver.solve(&cells, 2, None).solutions == 1
+                self.no_other_digit(&mut cells, &present, orbit, solution.cells(), full)
             };
             if unique {
                 count -= orbit.len();
@@ -350,6 +380,7 @@ impl Generator {
                 }
             }
         }
+        self.orbits = orbits;
         Puzzle::new(self.options.shape, cells).expect("cells come from a grid")
     }
 }
