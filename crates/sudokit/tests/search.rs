@@ -75,7 +75,7 @@ fn finds_equal_brute_force() {
     let mut total = 0;
     for (seed, (r, a), units) in [
         (minimal_seeds(1, 2), (1, 1), usize::MAX),
-        (minimal_seeds(2, 1), (2, 1), 60),
+        (minimal_seeds(2, 1), (2, 1), 25),
         (minimal_seeds(3, 1), (1, 2), 2),
     ] {
         for s in &seed {

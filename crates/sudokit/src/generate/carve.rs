@@ -3,7 +3,7 @@
 //! # The carving pass
 //!
 //! Start from a random complete grid (for 9×9 from a dedicated bitmask
-//! search, [`super::fill9`]) and visit the symmetry orbits of its
+//! search, `fill9`) and visit the symmetry orbits of its
 //! cells in random order, blanking each orbit when the puzzle keeps a unique
 //! solution. A clue kept because blanking it broke uniqueness stays needed
 //! for the rest of the pass (blanking more cells only adds solutions), so
@@ -16,8 +16,10 @@
 //! units sees that digit (hidden single) — the solution stays the old one.
 //! On 9×9 many removals that fail are rejected without a solver too: a
 //! removal that leaves a known unavoidable set without a clue cannot keep
-//! the solution unique ([`super::unavoidable`]). The rest are
-//! `solve(…, limit 2)` calls on the fastest engine for the shape.
+//! the solution unique (`unavoidable`). The rest go to the fastest
+//! engine for the shape: for a single blanked cell, one limit-1 solve per
+//! other digit the clues allow there (a wrong digit is usually refuted by
+//! propagation alone); for a larger orbit, a count up to 2.
 //!
 //! `--clues K` stops the pass at `K` clues (or, with `--minimal`, accepts
 //! only a pass that ends at exactly `K`); a pass that cannot reach the
