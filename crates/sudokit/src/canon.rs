@@ -27,8 +27,9 @@
 //! a smaller one makes the branch the new leader, and when it completes it
 //! becomes the best (its prefix is then shared by every open ancestor, so
 //! they compare again from there). Puzzles cut most branches in the first
-//! row or two; complete grids, whose first row is always `123456789`, are
-//! cut from the second row on.
+//! row or two. A complete grid's first row is always `123456789` and cuts
+//! nothing, so for grids the second row's source is chosen up front and
+//! bounds each column choice of the first row (see `Search::second`).
 
 /// A member of the symmetry group: transpose (or not), then take output row
 /// `i` from source row `rows[i]` and output column `j` from source column
@@ -124,13 +125,27 @@ pub fn canonicalize(cells: &[u8; 81]) -> Canonical {
         generation: 0,
         cur: [0; 81],
         path: Transform::identity(),
+        second: None,
     };
+    let complete = cells.iter().all(|&v| v != 0);
     for transpose in [false, true] {
         search.grid = if transpose { transposed(cells) } else { *cells };
         search.path.transpose = transpose;
         for r0 in 0..9u8 {
             search.path.rows[0] = r0;
-            search.first_row(0, 0, 0, [0; 10], 1, search.generation > 0);
+            // A complete grid fixes its second row first (see `second`).
+            let seconds: Vec<Option<u8>> = if complete {
+                (r0 / 3 * 3..r0 / 3 * 3 + 3)
+                    .filter(|&r| r != r0)
+                    .map(Some)
+                    .collect()
+            } else {
+                vec![None]
+            };
+            for second in seconds {
+                search.second = second;
+                search.first_row(0, 0, 0, [0; 10], 1, search.generation > 0);
+            }
         }
     }
     Canonical {
@@ -157,6 +172,12 @@ struct Search {
     cur: [u8; 81],
     /// The choices along the current path (labels are filled at a leaf).
     path: Transform,
+    /// For a complete grid, the source row chosen in advance for output
+    /// row 1. A grid's first row is always `123456789`, so it never cuts a
+    /// branch; knowing the second row lets each column placed in row 0
+    /// bound row 1 (a digit not yet labelled will get at least the next
+    /// label), which cuts most column choices as soon as they are made.
+    second: Option<u8>,
 }
 
 /// The output value of source value `v`, numbering new digits on first use.
@@ -212,10 +233,33 @@ impl Search {
             };
             self.cur[j] = v;
             self.path.cols[j] = c;
+            if child_tight && self.second_row_exceeds(j, &l, n) {
+                continue;
+            }
             let before = self.generation;
             self.first_row(j + 1, used | 1 << c, c / 3, l, n, child_tight);
             tight |= self.generation != before;
         }
+    }
+
+    /// With `second` set and row 0 equal to the best's so far: whether
+    /// row 1, as far as columns `0..=j` and the labels given so far decide
+    /// it, must come out larger than the best's row 1.
+    fn second_row_exceeds(&self, j: usize, labels: &[u8; 10], next: u8) -> bool {
+        let Some(r1) = self.second else {
+            return false;
+        };
+        for k in 0..=j {
+            let d = self.grid[r1 as usize * 9 + self.path.cols[k] as usize];
+            let best = self.best[9 + k];
+            if labels[d as usize] == 0 && d != 0 {
+                return next > best;
+            }
+            if labels[d as usize] != best {
+                return labels[d as usize] > best;
+            }
+        }
+        false
     }
 
     /// Fills output row `i` from an unused source row: a fresh band when `i`
@@ -240,6 +284,8 @@ impl Search {
             (0..3u16)
                 .filter(|b| bands & 1 << b == 0)
                 .fold(0, |acc, b| acc | 0b111 << (3 * b))
+        } else if let (1, Some(r1)) = (i, self.second) {
+            1 << r1
         } else {
             let band = self.path.rows[i - 1] / 3;
             0b111 << (3 * band) & !used_rows(&self.path)
