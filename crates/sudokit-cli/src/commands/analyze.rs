@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
 use serde::Serialize;
 use sudokit::analyze::{analyze_stream, AnalyzeOptions, Summary, Verdict};
 use sudokit::parse::Format;
@@ -106,91 +107,113 @@ struct Record<'a> {
     error: Option<String>,
 }
 
+/// Verdicts formatted per task: large enough that a task's overhead is
+/// nothing beside its formatting, small enough to spread a block over cores.
+const FORMAT_CHUNK: usize = 4096;
+
 /// Writes verdicts as they come, numbering puzzles across blocks.
 struct Printer {
     output: OutputFormat,
     words: &'static Wording,
-    next_number: u64,
-    buffer: Vec<u8>,
+    /// Puzzles printed so far (the next one is `printed + 1`).
+    printed: u64,
 }
 
 impl Printer {
+    /// Formats a block's verdicts in parallel chunks, then writes them in order.
     fn write(&mut self, format: Option<&Format>, verdicts: &[Verdict<'_>]) -> io::Result<()> {
-        self.buffer.clear();
-        for verdict in verdicts {
-            self.next_number += 1;
-            match self.output {
-                OutputFormat::Text => self.text(verdict),
-                OutputFormat::Jsonl => self.json(format, verdict)?,
-            }
-        }
+        let first = self.printed + 1;
+        let chunks: Vec<Vec<u8>> = verdicts
+            .par_chunks(FORMAT_CHUNK)
+            .enumerate()
+            .map(|(i, chunk)| {
+                let mut out = Vec::with_capacity(chunk.len() * 48);
+                for (j, verdict) in chunk.iter().enumerate() {
+                    let number = first + (i * FORMAT_CHUNK + j) as u64;
+                    match self.output {
+                        OutputFormat::Text => write_text(&mut out, self.words, number, verdict),
+                        OutputFormat::Jsonl => write_json(&mut out, format, number, verdict)?,
+                    }
+                }
+                Ok(out)
+            })
+            .collect::<io::Result<_>>()?;
+        self.printed += verdicts.len() as u64;
         let mut stdout = io::stdout().lock();
-        stdout.write_all(&self.buffer)?;
+        for chunk in &chunks {
+            stdout.write_all(chunk)?;
+        }
         stdout.flush()
     }
+}
 
-    fn text(&mut self, verdict: &Verdict<'_>) {
-        let (out, words) = (&mut self.buffer, self.words);
-        if let Some(id) = verdict.id {
-            out.extend_from_slice(id.as_bytes());
-            out.push(b':');
-        }
-        out.extend_from_slice(words.puzzle.as_bytes());
-        push_number(out, self.next_number);
-        match &verdict.result {
-            Ok(analysis) => {
-                let status = match analysis.status {
-                    Status::Unique => words.unique,
-                    Status::None => words.none,
-                    Status::Multiple => words.multiple,
-                };
-                out.extend_from_slice(status.as_bytes());
-                match analysis.minimal {
-                    Some(true) => out.extend_from_slice(words.minimal.as_bytes()),
-                    Some(false) => out.extend_from_slice(words.not_minimal.as_bytes()),
-                    None => {}
-                }
-            }
-            Err(error) => {
-                out.extend_from_slice(words.invalid.as_bytes());
-                out.extend_from_slice(error.to_string().as_bytes());
-            }
-        }
-        out.push(b'\n');
+/// One sentence: `[id:]Puzzle # N has …`.
+fn write_text(out: &mut Vec<u8>, words: &Wording, number: u64, verdict: &Verdict<'_>) {
+    if let Some(id) = verdict.id {
+        out.extend_from_slice(id.as_bytes());
+        out.push(b':');
     }
+    out.extend_from_slice(words.puzzle.as_bytes());
+    push_number(out, number);
+    match &verdict.result {
+        Ok(analysis) => {
+            let status = match analysis.status {
+                Status::Unique => words.unique,
+                Status::None => words.none,
+                Status::Multiple => words.multiple,
+            };
+            out.extend_from_slice(status.as_bytes());
+            match analysis.minimal {
+                Some(true) => out.extend_from_slice(words.minimal.as_bytes()),
+                Some(false) => out.extend_from_slice(words.not_minimal.as_bytes()),
+                None => {}
+            }
+        }
+        Err(error) => {
+            out.extend_from_slice(words.invalid.as_bytes());
+            out.extend_from_slice(error.to_string().as_bytes());
+        }
+    }
+    out.push(b'\n');
+}
 
-    fn json(&mut self, format: Option<&Format>, verdict: &Verdict<'_>) -> io::Result<()> {
-        let mut record = Record {
-            puzzle: self.next_number,
-            id: verdict.id,
-            status: "invalid",
-            solution: None,
-            clues: None,
-            minimal: None,
-            error: None,
-        };
-        match &verdict.result {
-            Ok(analysis) => {
-                record.status = match analysis.status {
-                    Status::Unique => "unique",
-                    Status::None => "none",
-                    Status::Multiple => "multiple",
-                };
-                record.clues = Some(analysis.clues);
-                record.minimal = analysis.minimal;
-                let unique = analysis.status == Status::Unique;
-                if let (Some(grid), Some(format), true) = (&analysis.solution, format, unique) {
-                    let mut text = Vec::with_capacity(grid.len());
-                    format.alphabet().write_cells(grid, &mut text);
-                    record.solution = Some(String::from_utf8_lossy(&text).into_owned());
-                }
+/// One JSON object per line (see [`Record`]).
+fn write_json(
+    out: &mut Vec<u8>,
+    format: Option<&Format>,
+    number: u64,
+    verdict: &Verdict<'_>,
+) -> io::Result<()> {
+    let mut record = Record {
+        puzzle: number,
+        id: verdict.id,
+        status: "invalid",
+        solution: None,
+        clues: None,
+        minimal: None,
+        error: None,
+    };
+    match &verdict.result {
+        Ok(analysis) => {
+            record.status = match analysis.status {
+                Status::Unique => "unique",
+                Status::None => "none",
+                Status::Multiple => "multiple",
+            };
+            record.clues = Some(analysis.clues);
+            record.minimal = analysis.minimal;
+            let unique = analysis.status == Status::Unique;
+            if let (Some(grid), Some(format), true) = (&analysis.solution, format, unique) {
+                let mut text = Vec::with_capacity(grid.len());
+                format.alphabet().write_cells(grid, &mut text);
+                record.solution = Some(String::from_utf8_lossy(&text).into_owned());
             }
-            Err(error) => record.error = Some(error.to_string()),
         }
-        serde_json::to_writer(&mut self.buffer, &record)?;
-        self.buffer.push(b'\n');
-        Ok(())
+        Err(error) => record.error = Some(error.to_string()),
     }
+    serde_json::to_writer(&mut *out, &record)?;
+    out.push(b'\n');
+    Ok(())
 }
 
 /// Runs `sudokit analyze`.
@@ -220,8 +243,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         } else {
             &ENGLISH
         },
-        next_number: 0,
-        buffer: Vec::new(),
+        printed: 0,
     };
     let finished = AtomicBool::new(false);
     let summary = std::thread::scope(|scope| {
