@@ -27,9 +27,10 @@
 //! a smaller one makes the branch the new leader, and when it completes it
 //! becomes the best (its prefix is then shared by every open ancestor, so
 //! they compare again from there). Puzzles cut most branches in the first
-//! row or two. A complete grid's first row is always `123456789` and cuts
-//! nothing, so for grids the second row's source is chosen up front and
-//! bounds each column choice of the first row (see `Search::second`).
+//! row or two. Two things cut the first row's column choices further: the
+//! first row of the form is known in advance (it depends only on where a
+//! row's clues are), and the second row's source is chosen up front, so
+//! each column placed bounds the second row too (see `Search::second`).
 
 /// A member of the symmetry group: transpose (or not), then take output row
 /// `i` from source row `rows[i]` and output column `j` from source column
@@ -125,24 +126,24 @@ pub fn canonicalize(cells: &[u8; 81]) -> Canonical {
         generation: 0,
         cur: [0; 81],
         path: Transform::identity(),
-        second: None,
+        row0: [0; 9],
+        second: 0,
     };
-    let complete = cells.iter().all(|&v| v != 0);
-    for transpose in [false, true] {
-        search.grid = if transpose { transposed(cells) } else { *cells };
+    let sources = [*cells, transposed(cells)];
+    search.row0 = sources
+        .iter()
+        .flat_map(|g| g.chunks(9).map(least_first_row))
+        .min()
+        .expect("18 rows");
+    for (transpose, source) in [false, true].into_iter().zip(sources) {
+        search.grid = source;
         search.path.transpose = transpose;
         for r0 in 0..9u8 {
+            if least_first_row(&source[r0 as usize * 9..][..9]) != search.row0 {
+                continue;
+            }
             search.path.rows[0] = r0;
-            // A complete grid fixes its second row first (see `second`).
-            let seconds: Vec<Option<u8>> = if complete {
-                (r0 / 3 * 3..r0 / 3 * 3 + 3)
-                    .filter(|&r| r != r0)
-                    .map(Some)
-                    .collect()
-            } else {
-                vec![None]
-            };
-            for second in seconds {
+            for second in (r0 / 3 * 3..r0 / 3 * 3 + 3).filter(|&r| r != r0) {
                 search.second = second;
                 search.first_row(0, 0, 0, [0; 10], 1, search.generation > 0);
             }
@@ -172,12 +173,35 @@ struct Search {
     cur: [u8; 81],
     /// The choices along the current path (labels are filled at a leaf).
     path: Transform,
-    /// For a complete grid, the source row chosen in advance for output
-    /// row 1. A grid's first row is always `123456789`, so it never cuts a
-    /// branch; knowing the second row lets each column placed in row 0
-    /// bound row 1 (a digit not yet labelled will get at least the next
-    /// label), which cuts most column choices as soon as they are made.
-    second: Option<u8>,
+    /// The first row of the canonical form, known in advance: a row's
+    /// best arrangement depends only on where its clues are (see
+    /// [`least_first_row`]), so it is the least over the 18 source rows.
+    row0: [u8; 9],
+    /// The source row of output row 1, chosen in advance. With row 0 fixed,
+    /// each column placed in row 0 bounds row 1 (a digit not yet labelled
+    /// will get at least the next label), which cuts most column choices as
+    /// soon as they are made.
+    second: u8,
+}
+
+/// The least form a row can take as an output first row: its stacks in
+/// ascending order of clue count, blanks first within each stack, clues
+/// numbered 1, 2, … in order.
+fn least_first_row(row: &[u8]) -> [u8; 9] {
+    let mut counts: Vec<usize> = row
+        .chunks(3)
+        .map(|stack| stack.iter().filter(|&&v| v != 0).count())
+        .collect();
+    counts.sort_unstable();
+    let mut out = [0u8; 9];
+    let mut label = 1;
+    for (s, &c) in counts.iter().enumerate() {
+        for slot in &mut out[3 * s + 3 - c..3 * s + 3] {
+            *slot = label;
+            label += 1;
+        }
+    }
+    out
 }
 
 /// The output value of source value `v`, numbering new digits on first use.
@@ -223,14 +247,10 @@ impl Search {
             let mut l = labels;
             let mut n = next;
             let v = label(self.grid[row + c as usize], &mut l, &mut n);
-            let child_tight = if tight {
-                if v > self.best[j] {
-                    continue;
-                }
-                v == self.best[j]
-            } else {
-                false
-            };
+            if v != self.row0[j] {
+                continue;
+            }
+            let child_tight = tight;
             self.cur[j] = v;
             self.path.cols[j] = c;
             if child_tight && self.second_row_exceeds(j, &l, n) {
@@ -242,13 +262,11 @@ impl Search {
         }
     }
 
-    /// With `second` set and row 0 equal to the best's so far: whether
+    /// With row 0 equal to the best's: whether
     /// row 1, as far as columns `0..=j` and the labels given so far decide
     /// it, must come out larger than the best's row 1.
     fn second_row_exceeds(&self, j: usize, labels: &[u8; 10], next: u8) -> bool {
-        let Some(r1) = self.second else {
-            return false;
-        };
+        let r1 = self.second;
         for k in 0..=j {
             let d = self.grid[r1 as usize * 9 + self.path.cols[k] as usize];
             let best = self.best[9 + k];
@@ -284,8 +302,8 @@ impl Search {
             (0..3u16)
                 .filter(|b| bands & 1 << b == 0)
                 .fold(0, |acc, b| acc | 0b111 << (3 * b))
-        } else if let (1, Some(r1)) = (i, self.second) {
-            1 << r1
+        } else if i == 1 {
+            1 << self.second
         } else {
             let band = self.path.rows[i - 1] / 3;
             0b111 << (3 * band) & !used_rows(&self.path)
