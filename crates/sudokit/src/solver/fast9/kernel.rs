@@ -43,7 +43,11 @@ pub(super) fn given_masks<const SIMD: bool>(cells: &[u8; 96]) -> [[u32; 4]; 10] 
     let mut masks = [[0u32; 4]; 10];
     for (b, band) in cells[..81].chunks_exact(27).enumerate() {
         for (i, &v) in band.iter().enumerate() {
-            masks[usize::from(v)][b] |= 1 << i;
+            // A value above 9 (outside the contract) matches no mask, as in
+            // the SIMD form: the cell gets no candidate.
+            if let Some(m) = masks.get_mut(usize::from(v)) {
+                m[b] |= 1 << i;
+            }
         }
     }
     masks
