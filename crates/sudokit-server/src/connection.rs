@@ -93,6 +93,7 @@ enum Input {
 
 /// A connection's state between the socket and the pool.
 struct Handler {
+    /// The pool, counters and limits.
     ctx: Context,
     /// Bytes read and not yet framed into lines (a partial line).
     input: Vec<u8>,
@@ -102,11 +103,13 @@ struct Handler {
     slots: VecDeque<Slot>,
     /// Requests in `slots`.
     pending: usize,
-    /// Reply bytes being written, and how far.
+    /// Reply bytes being written.
     output: Vec<u8>,
+    /// How much of `output` has been written.
     written: usize,
     /// Replies in `output` not yet counted as written.
     output_replies: u64,
+    /// Whether the handler still reads, and why not.
     input_state: Input,
 }
 

@@ -80,19 +80,24 @@ enum Expect {
     Sudoku {
         /// Index of the puzzle's format in [`Workload::formats`].
         format: usize,
+        /// The givens.
         puzzle: Puzzle,
+        /// Whether a solution exists (found by solving before the run).
         solvable: bool,
     },
     /// A sliding puzzle: moves that reach the goal (of this length when known),
     /// or `unsolvable`.
     Slide {
+        /// The starting position.
         board: Board,
+        /// The length of a shortest solution (known for 8-puzzles only).
         shortest: Option<usize>,
     },
 }
 
 /// The puzzles a run sends, in file order, each with its expected answer.
 pub struct Workload {
+    /// The puzzles in file order.
     items: Vec<Item>,
     /// The formats of the Sudoku sizes met, one per size.
     formats: Vec<Format>,
@@ -300,21 +305,31 @@ impl fmt::Display for Report {
 /// Counters all connections add to.
 #[derive(Default)]
 struct Totals {
+    /// Requests written.
     sent: AtomicU64,
+    /// Right answers.
     ok: AtomicU64,
+    /// Wrong answers.
     wrong: AtomicU64,
+    /// `ServerTooBusy` answers.
     busy: AtomicU64,
+    /// Requests never answered.
     errors: AtomicU64,
 }
 
 /// What the connections share.
 struct Shared {
+    /// The puzzles and their expected answers.
     workload: Workload,
+    /// How to drive the server.
     config: LoadConfig,
+    /// What the connections counted.
     totals: Totals,
     /// Requests handed out so far (the next puzzle is this modulo the workload).
     issued: AtomicU64,
+    /// When the run started (open-loop schedules count from here).
     start: Instant,
+    /// The first few wrong answers.
     samples: Mutex<Vec<String>>,
 }
 
@@ -343,6 +358,7 @@ const OPEN_LOOP_BATCH: u64 = 256;
 
 /// A request awaiting its answer.
 struct InFlight {
+    /// The puzzle's index in the workload.
     item: usize,
     /// Send time (closed loop) or due time (open loop).
     since: Instant,

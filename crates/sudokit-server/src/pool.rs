@@ -59,8 +59,13 @@ struct Shared {
 
 /// The queue under the lock.
 struct State {
+    /// Jobs not yet taken by a worker.
     jobs: VecDeque<Job>,
+    /// Set once the pool is dropped: workers exit when `jobs` is empty.
     closing: bool,
+    /// Workers waiting on the condition variable: a submitter wakes one only
+    /// when there is one (saving a system call per job while all are busy).
+    idle: usize,
 }
 
 /// The job was refused (and is handed back): the queue holds too many
@@ -70,7 +75,9 @@ pub struct QueueFull(pub Job);
 /// A fixed set of worker threads and their bounded queue; dropping it lets the
 /// workers finish every queued job, then joins them.
 pub struct Pool {
+    /// The queue and its bound.
     shared: Arc<Shared>,
+    /// The workers, joined on drop.
     threads: Vec<JoinHandle<()>>,
 }
 
@@ -82,6 +89,7 @@ impl Pool {
             state: Mutex::new(State {
                 jobs: VecDeque::new(),
                 closing: false,
+                idle: 0,
             }),
             ready: Condvar::new(),
             depth: AtomicUsize::new(0),
@@ -120,8 +128,11 @@ impl Pool {
             .depth
             .store(depth + job.requests, Ordering::Relaxed);
         state.jobs.push_back(job);
+        let wake = state.idle > 0;
         drop(state);
-        self.shared.ready.notify_one();
+        if wake {
+            self.shared.ready.notify_one();
+        }
         Ok(())
     }
 }
@@ -158,10 +169,12 @@ fn work(shared: &Shared) {
             if state.closing {
                 return;
             }
+            state.idle += 1;
             state = shared
                 .ready
                 .wait(state)
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
+            state.idle -= 1;
         };
         shared.depth.fetch_sub(job.requests, Ordering::Relaxed);
         drop(state);

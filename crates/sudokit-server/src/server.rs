@@ -54,8 +54,11 @@ impl Default for Config {
 /// A bound server, not yet serving: binding first lets callers (and tests
 /// listening on port 0) learn the addresses before [`Server::run`].
 pub struct Server {
+    /// Limits and addresses.
     config: Config,
+    /// The service port.
     listener: TcpListener,
+    /// The metrics port, if configured.
     metrics_listener: Option<TcpListener>,
 }
 

@@ -50,13 +50,16 @@ impl Shutdown {
 /// Held by each connection; [`Drain::wait`] returns once all are dropped.
 #[derive(Clone, Debug)]
 pub struct DrainGuard {
+    /// Keeps the channel open while the connection lives.
     _sender: mpsc::Sender<()>,
 }
 
 /// Waits for every [`DrainGuard`] to be dropped.
 #[derive(Debug)]
 pub struct Drain {
+    /// Cloned into each guard; dropped by [`Drain::wait`].
     sender: mpsc::Sender<()>,
+    /// Closes once every sender is gone.
     done: mpsc::Receiver<()>,
 }
 
