@@ -102,7 +102,7 @@ pub enum GenerateError {
         cells: usize,
     },
     /// Every attempt ended away from the target.
-    #[error("puzzle {index}: no {what} found in {attempts} attempts (closest: {closest} clues)")]
+    #[error("puzzle {index}: no {what} found in {attempts} attempts{closest}")]
     NotFound {
         /// Position in the run.
         index: u64,
@@ -110,8 +110,9 @@ pub enum GenerateError {
         what: String,
         /// Grids tried.
         attempts: u32,
-        /// The clue count of the closest attempt.
-        closest: usize,
+        /// With a clue target: the clue count of the closest attempt, as
+        /// text (` (closest: 22 clues)`); otherwise empty.
+        closest: String,
     },
 }
 
@@ -239,7 +240,10 @@ impl Generator {
             index,
             what: self.describe(),
             attempts,
-            closest,
+            closest: match self.options.clues {
+                Some(_) => format!(" (closest: {closest} clues)"),
+                None => String::new(),
+            },
         })
     }
 
