@@ -156,7 +156,7 @@ fn analyze_puzzle(
     let unique = status == Status::Unique;
     Analysis {
         status,
-        clues: givens.iter().filter(|&&v| v != 0).count(),
+        clues: givens.iter().map(|&v| usize::from(v != 0)).sum(),
         solution: (status != Status::None && options.solutions).then(|| scratch.to_vec()),
         minimal: (unique && options.minimal).then(|| is_minimal(solver, givens)),
     }

@@ -135,9 +135,39 @@ pub enum Line<'a> {
     },
 }
 
-/// Bytes that end the cell text: what follows is a rating or a name.
-fn is_field_separator(b: u8) -> bool {
-    b.is_ascii_whitespace() || b == b';' || b == b','
+/// Byte classes for [`classify`]'s single pass over a line.
+const ORDINARY: u8 = 0;
+/// Whitespace, `;` and `,`: the cell text ends, a rating or a name follows.
+const SEPARATOR: u8 = 1;
+/// `:`: the end of an id.
+const COLON: u8 = 2;
+
+/// The class of every byte, built at compile time.
+static BYTE_CLASS: [u8; 256] = {
+    let mut table = [ORDINARY; 256];
+    let separators = b" \t\n\r\x0c;,";
+    let mut i = 0;
+    while i < separators.len() {
+        table[separators[i] as usize] = SEPARATOR;
+        i += 1;
+    }
+    table[b':' as usize] = COLON;
+    table
+};
+
+/// Where the first field of `text` ends, and the first `:` within it.
+fn first_field(text: &[u8]) -> (usize, Option<usize>) {
+    let mut colon = None;
+    for (i, &b) in text.iter().enumerate() {
+        match BYTE_CLASS[b as usize] {
+            ORDINARY => {}
+            SEPARATOR => return (i, colon),
+            _ => {
+                colon = colon.or(Some(i));
+            }
+        }
+    }
+    (text.len(), colon)
 }
 
 /// Classifies one input line (without its `\n`); see [`Line`].
@@ -150,20 +180,16 @@ pub fn classify(raw: &[u8]) -> Line<'_> {
     if line == b"end" {
         return Line::End;
     }
-    let field_end = line
-        .iter()
-        .position(|&b| is_field_separator(b))
-        .unwrap_or(line.len());
-    match line[..field_end].iter().position(|&b| b == b':') {
-        Some(colon) => {
-            let rest = &line[colon + 1..];
-            let rest = rest.trim_ascii_start();
-            let end = rest
-                .iter()
-                .position(|&b| is_field_separator(b))
-                .unwrap_or(rest.len());
-            // Ids come from the line's bytes; a non-UTF-8 id is shown lossily
-            // by whoever prints it, so keep only the valid prefix here.
+    match first_field(line) {
+        (field_end, None) => Line::Puzzle {
+            id: None,
+            cells: &line[..field_end],
+        },
+        (_, Some(colon)) => {
+            let rest = line[colon + 1..].trim_ascii_start();
+            let (end, _) = first_field(rest);
+            // Ids come from the line's bytes; a non-UTF-8 id keeps only its
+            // valid prefix.
             let id = std::str::from_utf8(&line[..colon])
                 .unwrap_or_else(|e| std::str::from_utf8(&line[..e.valid_up_to()]).unwrap_or(""));
             Line::Puzzle {
@@ -171,10 +197,6 @@ pub fn classify(raw: &[u8]) -> Line<'_> {
                 cells: &rest[..end],
             }
         }
-        None => Line::Puzzle {
-            id: None,
-            cells: &line[..field_end],
-        },
     }
 }
 
@@ -265,18 +287,24 @@ impl Format {
                 expected,
             });
         }
-        for (i, (&b, slot)) in cells.iter().zip(out.iter_mut()).enumerate() {
-            match self.alphabet.value(b) {
-                Some(v) => *slot = v,
-                None => {
-                    return Err(ParseError::BadCharacter {
-                        found: char_at(cells, i),
-                        cell: char_count(&cells[..i]) + 1,
-                    })
-                }
-            }
+        // A branch-free pass; the rare bad line is located afterwards.
+        let mut unknown = false;
+        for (&b, slot) in cells.iter().zip(out.iter_mut()) {
+            let v = self.alphabet.values[b as usize];
+            *slot = v;
+            unknown |= v == UNKNOWN;
         }
-        Ok(())
+        if !unknown {
+            return Ok(());
+        }
+        let i = cells
+            .iter()
+            .position(|&b| self.alphabet.value(b).is_none())
+            .unwrap_or_default();
+        Err(ParseError::BadCharacter {
+            found: char_at(cells, i),
+            cell: char_count(&cells[..i]) + 1,
+        })
     }
 
     /// Reads cell text into a new [`Puzzle`].
