@@ -37,7 +37,6 @@ use super::unavoidable::Unavoidable;
 use super::{random_grid, Symmetry};
 use crate::analyze::is_minimal;
 use crate::grid::{Puzzle, Shape};
-use crate::solver::fast9::Fast9Solver;
 use crate::solver::{solver_for, Solver};
 
 /// What to generate.
@@ -126,7 +125,8 @@ pub struct Generator {
     unit_of: Vec<[u16; 3]>,
     /// The row, column and box of each cell, as cell lists.
     units: Vec<[Vec<u16>; 3]>,
-    /// Whether the shape is 9×9 with 3×3 boxes (dedicated grid filler and solver).
+    /// Whether the shape is 9×9 with 3×3 boxes (dedicated grid filler,
+    /// unavoidable sets).
     nine: bool,
 }
 
@@ -143,11 +143,7 @@ impl Generator {
     pub fn new(options: GenerateOptions) -> Generator {
         let shape = options.shape;
         let nine = shape.box_rows() == 3 && shape.box_cols() == 3;
-        let solver: Box<dyn Solver> = if nine {
-            Box::new(Fast9Solver::new())
-        } else {
-            solver_for(shape)
-        };
+        let solver = solver_for(shape);
         let n = shape.side();
         let unit_of = (0..shape.cell_count())
             .map(|k| {
