@@ -1,10 +1,12 @@
 //! Random complete 9×9 grids, fast: the generator needs one per puzzle.
 //!
-//! A depth-first search from the empty grid that fills the open cell with
-//! the fewest candidates (the first such cell) with a candidate chosen
-//! uniformly at random, backtracking on a dead end. Row, column and box
+//! The three diagonal boxes are independent random permutations; then a
+//! depth-first search fills the open cell with the fewest candidates (the
+//! first such cell) with a candidate chosen uniformly at random,
+//! backtracking on a dead end. Row, column and box
 //! contents are 9-bit masks, so a step is a scan of 81 cells.
 
+use rand::seq::SliceRandom;
 use rand::Rng;
 
 /// Row, column and box of each cell.
@@ -21,11 +23,27 @@ const UNITS: [[usize; 3]; 81] = {
 
 /// A random complete 9×9 grid (values 1–9).
 pub fn random_grid9<R: Rng + ?Sized>(rng: &mut R) -> [u8; 81] {
-    let mut cells = [0u8; 81];
-    let mut used = [0u16; 27];
-    let filled = fill(&mut cells, &mut used, rng);
-    debug_assert!(filled, "the empty grid has solutions");
-    cells
+    loop {
+        let mut cells = [0u8; 81];
+        let mut used = [0u16; 27];
+        // The diagonal boxes share no row or column: each is an independent
+        // random permutation, placed without search. Every such start can
+        // be completed; should the search ever say otherwise, start afresh.
+        for b in [0, 4, 8] {
+            let mut digits: [u8; 9] = std::array::from_fn(|i| i as u8 + 1);
+            digits.shuffle(rng);
+            for (i, &d) in digits.iter().enumerate() {
+                let k = (b / 3 * 3 + i / 3) * 9 + b % 3 * 3 + i % 3;
+                cells[k] = d;
+                for &u in &UNITS[k] {
+                    used[u] |= 1 << (d - 1);
+                }
+            }
+        }
+        if fill(&mut cells, &mut used, rng) {
+            return cells;
+        }
+    }
 }
 
 fn fill<R: Rng + ?Sized>(cells: &mut [u8; 81], used: &mut [u16; 27], rng: &mut R) -> bool {
