@@ -151,7 +151,8 @@ fn analyze_puzzle(
     options: &AnalyzeOptions,
     scratch: &mut [u8],
 ) -> Analysis {
-    let outcome = solver.solve(givens, 2, Some(scratch));
+    let wanted = options.solutions.then_some(&mut *scratch);
+    let outcome = solver.solve(givens, 2, wanted);
     let status = Status::from_count(outcome.solutions);
     let unique = status == Status::Unique;
     Analysis {
@@ -217,10 +218,13 @@ fn analyze_piece<'a>(
 
 /// The lines of a block of whole lines (each without its `\n`).
 fn lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
+    // An empty block has no lines; "\n" alone is one empty line.
+    let has_lines = !block.is_empty();
     let block = block.strip_suffix(b"\n").unwrap_or(block);
-    block
-        .split(|&b| b == b'\n')
-        .filter(move |_| !block.is_empty())
+    let mut starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', block).map(|p| p + 1));
+    let mut ends = memchr::memchr_iter(b'\n', block).chain(std::iter::once(block.len()));
+    std::iter::from_fn(move || Some(&block[starts.next()?..ends.next()?]))
+        .filter(move |_| has_lines)
 }
 
 /// Cuts `block` into about `parts` pieces at line boundaries.
@@ -420,4 +424,114 @@ where
         }
     }
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hands out its data a few bytes per read, as a slow pipe does.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(self.0.len()).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// (line, id, status or error text) of every verdict of a run.
+    fn run(
+        input: &[u8],
+        step: usize,
+        options: &AnalyzeOptions,
+    ) -> Vec<(u64, Option<String>, String)> {
+        let mut seen = Vec::new();
+        analyze_stream(Trickle(input, step), options, |_, verdicts| {
+            for v in verdicts {
+                let what = match &v.result {
+                    Ok(a) => format!("{:?}", a.status),
+                    Err(e) => e.to_string(),
+                };
+                seen.push((v.line, v.id.map(str::to_string), what));
+            }
+            Ok(())
+        })
+        .unwrap();
+        seen
+    }
+
+    const INPUT: &[u8] = b"# header\n\nfirst\na:*314*******1**356**621**3*******561*\r\n\n5******5******5******5******5******5\nend\n....................................\n";
+
+    #[test]
+    fn lines_split_across_reads_keep_numbers_ids_and_the_end_marker() {
+        let want = vec![
+            (
+                3,
+                None,
+                "5 cells is not a square grid of side 1 to 64".to_string(),
+            ),
+            (4, Some("a".to_string()), "Unique".to_string()),
+            (6, None, "None".to_string()),
+        ];
+        for step in [1, 2, 7, 4096] {
+            assert_eq!(
+                run(INPUT, step, &AnalyzeOptions::default()),
+                want,
+                "read size {step}"
+            );
+        }
+    }
+
+    #[test]
+    fn pieces_cut_only_at_line_ends() {
+        let block = b"aa\nbbbb\nc\ndddddd\n";
+        for parts in 1..6 {
+            let cut = pieces(block, parts);
+            assert_eq!(cut.concat(), block.to_vec());
+            assert!(cut.iter().all(|p| p.ends_with(b"\n")), "{parts}: {cut:?}");
+        }
+        assert_eq!(
+            lines(b"x\n\ny").collect::<Vec<_>>(),
+            vec![&b"x"[..], b"", b"y"]
+        );
+        assert_eq!(lines(b"").count(), 0);
+        assert_eq!(lines(b"\n").collect::<Vec<_>>(), vec![&b""[..]]);
+    }
+
+    #[test]
+    fn symbols_that_do_not_fit_stop_the_run() {
+        let options = AnalyzeOptions {
+            spec: FormatSpec {
+                shape: None,
+                symbols: Some("ABC".into()),
+            },
+            ..AnalyzeOptions::default()
+        };
+        let result = analyze_stream(INPUT, &options, |_, _| Ok(()));
+        assert!(matches!(result, Err(AnalyzeError::Alphabet(_))));
+    }
+
+    #[test]
+    fn minimal_and_solutions_are_filled_only_for_unique_puzzles() {
+        let options = AnalyzeOptions {
+            minimal: true,
+            solutions: true,
+            ..AnalyzeOptions::default()
+        };
+        let mut analyses = Vec::new();
+        analyze_stream(INPUT, &options, |_, verdicts| {
+            analyses.extend(verdicts.iter().filter_map(|v| v.result.clone().ok()));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(analyses.len(), 2);
+        assert_eq!(analyses[0].minimal, Some(false));
+        assert_eq!(analyses[0].clues, 14);
+        assert!(analyses[0].solution.as_ref().is_some_and(|s| s.len() == 36));
+        assert_eq!(analyses[1].minimal, None);
+        assert_eq!(analyses[1].solution, None);
+    }
 }
