@@ -9,13 +9,14 @@
 //! `server_prod` refuses at a queue size of a million).
 
 use std::collections::VecDeque;
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
 use tokio::sync::oneshot;
 
-use crate::protocol::Workspace;
+use crate::protocol::{split_id, write_reply, Workspace};
 
 /// A job's result: the replies to its lines, concatenated in order, and how
 /// many of them were `Bad Request`.
@@ -33,13 +34,25 @@ pub struct Job {
 }
 
 impl Job {
-    /// Answers every line with `workspace`.
+    /// Answers every line with `workspace`. A line whose solving panics (a
+    /// bug, never expected) is answered `[id:]Bad Request: internal error`
+    /// with a fresh workspace, and the other lines are answered as usual.
     fn run(self, workspace: &mut Workspace) {
         let mut out = Vec::with_capacity(self.requests * 96);
         let mut bad = 0;
         for line in self.lines.split_inclusive(|&b| b == b'\n') {
             let line = line.strip_suffix(b"\n").unwrap_or(line);
-            bad += u64::from(workspace.respond(line, &mut out));
+            let mark = out.len();
+            let answer = AssertUnwindSafe(|| workspace.respond(line, &mut out));
+            bad += match std::panic::catch_unwind(answer) {
+                Ok(was_bad) => u64::from(was_bad),
+                Err(_) => {
+                    out.truncate(mark);
+                    *workspace = Workspace::new();
+                    write_reply(split_id(line).0, b"Bad Request: internal error", &mut out);
+                    1
+                }
+            };
         }
         let _ = self.reply.send((out, bad));
     }
@@ -178,9 +191,10 @@ fn work(shared: &Shared) {
         };
         shared.depth.fetch_sub(job.requests, Ordering::Relaxed);
         drop(state);
-        // A panic inside a solver must not take the worker down with it: the
-        // job's reply channel is dropped, and its connection answers for it.
-        let run = std::panic::AssertUnwindSafe(|| job.run(&mut workspace));
+        // Job::run catches a solver's panic per line; this catches anything
+        // else, so the worker survives: the job's reply channel is dropped,
+        // and its connection answers for it.
+        let run = AssertUnwindSafe(|| job.run(&mut workspace));
         if std::panic::catch_unwind(run).is_err() {
             workspace = Workspace::new();
         }

@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 
 use sudokit::grid::Shape;
-use sudokit::parse::{Alphabet, FormatSpec};
+use sudokit::parse::{Alphabet, FormatSpec, DEFAULT_SYMBOLS};
 use sudokit::slide::{self, Goal};
 use sudokit::solver::fast9::Fast9Solver;
 use sudokit::solver::{solver_for, Solver};
@@ -163,6 +163,13 @@ impl Workspace {
             .position(|&b| b.is_ascii_whitespace() || b == b';' || b == b',')
             .unwrap_or(body.len());
         let cells = &body[..end];
+        let most = DEFAULT_SYMBOLS.len();
+        if cells.len() > most * most {
+            return Answer::Bad(format!(
+                "{} cells, more than the largest grid served ({most}×{most}, one default symbol per digit)",
+                cells.len()
+            ));
+        }
         let format = match FormatSpec::default().resolve(cells) {
             Ok(format) => format,
             Err(error) => return Answer::Bad(error.to_string()),
@@ -280,6 +287,12 @@ mod tests {
         assert!(reply(&format!("{}Z", &PUZZLE[..80]))
             .starts_with("Bad Request: unexpected 'Z' at cell 81"));
         assert!(reply("1 2 3 4 5 6 7 8 8").starts_with("Bad Request: tile 8 appears twice"));
+    }
+
+    #[test]
+    fn refuses_grids_without_default_symbols() {
+        let empty64 = format!("big:{}", ".".repeat(64 * 64));
+        assert!(reply(&empty64).starts_with("big:Bad Request: 4096 cells, more than"));
     }
 
     #[test]

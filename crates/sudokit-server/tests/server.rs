@@ -221,6 +221,8 @@ async fn answers_bad_requests_and_keeps_the_connection() {
     wrong_char.replace_range(80..81, "Z");
     let reply = client.ask(&format!("7:{wrong_char}")).await;
     assert_eq!(reply, "7:Bad Request: unexpected 'Z' at cell 81\r\n");
+    let huge = client.ask(&format!("big:{}", ".".repeat(64 * 64))).await;
+    assert!(huge.starts_with("big:Bad Request: 4096 cells"), "{huge}");
     client.send(b"8:\xff\xfe\x00\x01\r\n").await;
     assert!(client.line().await.unwrap().starts_with("8:Bad Request: "));
     assert_eq!(
