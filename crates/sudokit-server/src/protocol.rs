@@ -296,6 +296,34 @@ mod tests {
     }
 
     #[test]
+    fn never_panics_on_random_lines() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut workspace = Workspace::new();
+        const PIECES: &[&str] = &[
+            "0", "1", "9", "x", "X", ".", ":", " ", "\t", ";", ",", "15", "16", "A", "z", "é",
+            "\u{feff}",
+        ];
+        for round in 0..20_000 {
+            let line: Vec<u8> = if round % 2 == 0 {
+                let len = rng.gen_range(0..300);
+                (0..len).map(|_| rng.gen()).collect()
+            } else {
+                let len = rng.gen_range(0..120);
+                (0..len)
+                    .flat_map(|_| PIECES[rng.gen_range(0..PIECES.len())].bytes())
+                    .collect()
+            };
+            // The framer never passes on a line ending.
+            let line: Vec<u8> = line.into_iter().filter(|&b| b != b'\n').collect();
+            let mut out = Vec::new();
+            workspace.respond(&line, &mut out);
+            assert!(out.ends_with(b"\r\n"));
+            assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 1);
+        }
+    }
+
+    #[test]
     fn classifies_bodies_by_layout() {
         assert_eq!(kind_of(b"23415x768"), Kind::Slide);
         assert_eq!(kind_of(b"2 3 4 1 5 x 7 6 8"), Kind::Slide);
