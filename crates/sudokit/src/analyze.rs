@@ -195,6 +195,18 @@ fn analyze_piece<'a>(
                 unreported_bytes = 0;
             }
         }
+        // The common line is the cells alone: if all of them read as cells
+        // there is no id, comment or trailing field to look for (those need
+        // characters no alphabet has).
+        let bare = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if bare.len() == cells && format.parse_into(bare, &mut givens).is_ok() {
+            result.verdicts.push(Verdict {
+                line: result.lines,
+                id: None,
+                result: Ok(analyze_puzzle(solver, &givens, options, &mut scratch)),
+            });
+            continue;
+        }
         match classify(raw) {
             Line::Skip => {}
             Line::End => {
