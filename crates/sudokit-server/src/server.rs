@@ -99,7 +99,7 @@ impl Server {
         } = self;
         let pool = Arc::new(Pool::new(config.workers, config.queue_bound)?);
         let metrics = Metrics::new();
-        let (trigger, _) = Trigger::new();
+        let trigger = Trigger::new();
         let drain = Drain::new();
         if let Some(metrics_listener) = metrics_listener {
             let sampled = Arc::clone(&pool);

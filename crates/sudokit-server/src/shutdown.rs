@@ -1,10 +1,11 @@
 //! Graceful shutdown: one trigger, many listeners.
 //!
-//! The listener and every connection hold a [`Shutdown`]. When the trigger
-//! fires (SIGINT, SIGTERM, or a test dropping its handle), the listener stops
-//! accepting and each connection stops reading, answers every request it has
-//! already read, flushes, and closes. Each connection also holds a
-//! [`DrainGuard`]; the server waits until all of them are dropped.
+//! The metrics endpoint and every connection hold a [`Shutdown`]. When the
+//! server's stop future resolves (SIGINT or SIGTERM in `sudokit serve`, a
+//! channel in tests), the server stops accepting and fires the [`Trigger`]:
+//! each connection stops reading, answers every request it has already read,
+//! flushes, and closes. Each connection also holds a [`DrainGuard`]; the
+//! server waits until all of them are dropped.
 
 use tokio::sync::{mpsc, watch};
 
@@ -13,10 +14,9 @@ use tokio::sync::{mpsc, watch};
 pub struct Trigger(watch::Sender<bool>);
 
 impl Trigger {
-    /// A trigger and the first listener of its shutdown.
-    pub fn new() -> (Trigger, Shutdown) {
-        let (tx, rx) = watch::channel(false);
-        (Trigger(tx), Shutdown(rx))
+    /// A trigger that has not fired; listeners come from [`Trigger::subscribe`].
+    pub fn new() -> Trigger {
+        Trigger(watch::channel(false).0)
     }
 
     /// Starts the shutdown.
@@ -30,16 +30,17 @@ impl Trigger {
     }
 }
 
+impl Default for Trigger {
+    fn default() -> Trigger {
+        Trigger::new()
+    }
+}
+
 /// Learns that the shutdown has started.
 #[derive(Clone, Debug)]
 pub struct Shutdown(watch::Receiver<bool>);
 
 impl Shutdown {
-    /// Whether the shutdown has started.
-    pub fn is_started(&self) -> bool {
-        *self.0.borrow()
-    }
-
     /// Resolves once the shutdown has started (at once if it already has, or
     /// if the trigger is gone).
     pub async fn wait(&mut self) {
