@@ -36,8 +36,9 @@ use tokio::task::JoinHandle;
 use sudokit::grid::Puzzle;
 use sudokit::parse::{classify, Format, FormatSpec, Line};
 use sudokit::slide::{self, Board, Goal, Move, Outcome};
+use sudokit::solver::solver_for;
 
-use crate::protocol::{engine_for, kind_of, Kind, NO_SOLUTION, SERVER_TOO_BUSY, UNSOLVABLE};
+use crate::protocol::{kind_of, Kind, NO_SOLUTION, SERVER_TOO_BUSY, UNSOLVABLE};
 
 /// When a run stops sending.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -162,7 +163,7 @@ impl Workload {
                     let puzzle = format.parse(cells).map_err(|e| error(e.to_string()))?;
                     let solver = solvers
                         .entry(format.shape())
-                        .or_insert_with(|| engine_for(format.shape()));
+                        .or_insert_with(|| solver_for(format.shape()));
                     let solvable = solver.solve(puzzle.cells(), 1, None).solutions > 0;
                     let format = match formats.iter().position(|f| *f == format) {
                         Some(index) => index,

@@ -24,7 +24,6 @@ use std::collections::HashMap;
 use sudokit::grid::Shape;
 use sudokit::parse::{Alphabet, FormatSpec, DEFAULT_SYMBOLS};
 use sudokit::slide::{self, Goal};
-use sudokit::solver::fast9::Fast9Solver;
 use sudokit::solver::{solver_for, Solver};
 
 /// Longest request line accepted, without its line ending (SPEC §5: 64 KiB).
@@ -184,24 +183,12 @@ impl Workspace {
         let solver = self
             .solvers
             .entry(shape)
-            .or_insert_with(|| engine_for(shape));
+            .or_insert_with(|| solver_for(shape));
         let outcome = solver.solve(&self.givens, 1, Some(&mut self.solution));
         if outcome.solutions == 0 {
             return Answer::Solved(NO_SOLUTION.as_bytes().to_vec());
         }
         Answer::Solved(write_cells(format.alphabet(), &self.solution))
-    }
-}
-
-/// The engine a worker keeps for `shape`: the band-bitboard engine for 9×9
-/// (the service's main load and muduo's only size; chosen here explicitly so
-/// the service is fast on it whatever the library's general choice), and
-/// [`solver_for`]'s choice for every other shape.
-pub fn engine_for(shape: Shape) -> Box<dyn Solver> {
-    if shape.box_rows() == 3 && shape.box_cols() == 3 {
-        Box::new(Fast9Solver::new())
-    } else {
-        solver_for(shape)
     }
 }
 
