@@ -31,7 +31,7 @@ const RUNS: usize = 5;
 /// half the cells, a quarter of them with one clue corrupted).
 fn write_random_file(path: &Path, shape: Shape, count: usize) {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let alphabet = Alphabet::default_for(shape.side());
+    let alphabet = Alphabet::default_for(shape.side()).unwrap();
     let cells = shape.cell_count();
     let mut out = BufWriter::new(File::create(path).unwrap());
     let mut line = Vec::new();

@@ -149,7 +149,7 @@ fn jsonl_has_solutions_that_solve_their_puzzles() {
     assert_eq!(records[0]["minimal"], false);
     assert_eq!(records[1]["status"], "none");
     assert!(records[1].get("solution").is_none());
-    let alphabet = Alphabet::default_for(6);
+    let alphabet = Alphabet::default_for(6).unwrap();
     let shape = Shape::new(2, 3).unwrap();
     let digits = |s: &str| {
         s.bytes()
@@ -230,7 +230,7 @@ fn a_missing_file_is_a_usage_error() {
 #[test]
 fn large_inputs_stream_in_order_across_blocks() {
     let shape = Shape::new(2, 3).unwrap();
-    let alphabet = Alphabet::default_for(6);
+    let alphabet = Alphabet::default_for(6).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(99);
     let distinct: Vec<Puzzle> = (0..400)
         .map(|_| random_puzzle(shape, rng.gen_range(8..=20), 0.25, &mut rng))

@@ -19,7 +19,7 @@ fn main() -> std::io::Result<()> {
         .unwrap_or(Shape::new(2, 3).unwrap());
     let seed: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let alphabet = Alphabet::default_for(shape.side());
+    let alphabet = Alphabet::default_for(shape.side()).map_err(std::io::Error::other)?;
     let cells = shape.cell_count();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut line = Vec::with_capacity(cells + 1);

@@ -122,8 +122,8 @@ pub enum AnalyzeError {
     #[error("writing output: {0}")]
     Write(#[source] io::Error),
     /// `--symbols` does not fit the puzzles' size.
-    #[error("--symbols: {0}")]
-    Alphabet(#[from] AlphabetError),
+    #[error(transparent)]
+    Alphabet(AlphabetError),
 }
 
 /// Whether every given of a puzzle with a unique solution is needed: removing

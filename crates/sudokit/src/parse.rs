@@ -43,6 +43,9 @@ pub enum AlphabetError {
     /// separator (`:`, `;`, `,`, `#`).
     #[error("symbol {0:?} cannot be used (printable ASCII other than : ; , # only)")]
     Unusable(char),
+    /// A side larger than the default symbols cover, with no `--symbols`.
+    #[error("a grid of side {0} needs --symbols: the default symbols cover sides up to 61")]
+    NoDefault(usize),
     /// The same symbol twice.
     #[error("symbol '{0}' appears twice")]
     Repeated(char),
@@ -93,9 +96,13 @@ impl Alphabet {
     }
 
     /// The default alphabet for side `side` (the first `side` of
-    /// [`DEFAULT_SYMBOLS`]).
-    pub fn default_for(side: usize) -> Alphabet {
-        Alphabet::new(&DEFAULT_SYMBOLS[..side], side).expect("the default symbols are valid")
+    /// [`DEFAULT_SYMBOLS`]); sides beyond its 61 symbols need symbols of
+    /// their own.
+    pub fn default_for(side: usize) -> Result<Alphabet, AlphabetError> {
+        match DEFAULT_SYMBOLS.get(..side) {
+            Some(symbols) => Alphabet::new(symbols, side),
+            None => Err(AlphabetError::NoDefault(side)),
+        }
     }
 
     /// The symbol that prints `digit` (`1..=N`).
@@ -261,7 +268,7 @@ impl Format {
     pub fn new(shape: Shape, symbols: Option<&str>) -> Result<Format, AlphabetError> {
         let alphabet = match symbols {
             Some(s) => Alphabet::new(s, shape.side())?,
-            None => Alphabet::default_for(shape.side()),
+            None => Alphabet::default_for(shape.side())?,
         };
         Ok(Format { shape, alphabet })
     }
