@@ -22,7 +22,7 @@ use crate::solver::choice::EngineChoice;
 use crate::solver::{Solver, Status};
 
 /// Bytes read per block before the block is analysed.
-pub const BLOCK_BYTES: usize = 4 << 20;
+pub const BLOCK_BYTES: usize = 1 << 20;
 
 /// Size of the first read buffer; it doubles as the input proves large.
 const FIRST_READ_BYTES: usize = 64 << 10;
@@ -323,10 +323,18 @@ impl<R: Read> BlockReader<R> {
     /// Appends one read's worth of input; `true` when the read returned less
     /// than there was room for.
     fn fill(&mut self) -> io::Result<bool> {
-        // Start small (most inputs are small) and double while room is short.
+        // Start small (most inputs are small), then go straight to a block
+        // and a quarter, doubling only for a line longer than that. A fresh
+        // zeroed allocation comes zeroed from the kernel, which is far cheaper
+        // than zeroing a grown buffer by hand.
         if self.buffer.len() - self.filled < self.buffer.len() / 4 + 1 {
-            let grown = (self.buffer.len() * 2).max(FIRST_READ_BYTES);
-            self.buffer.resize(grown, 0);
+            let grown = match self.buffer.len() {
+                0 => FIRST_READ_BYTES,
+                len => (len * 2).max(BLOCK_BYTES + BLOCK_BYTES / 4),
+            };
+            let mut bigger = vec![0u8; grown];
+            bigger[..self.filled].copy_from_slice(&self.buffer[..self.filled]);
+            self.buffer = bigger;
         }
         let room = self.buffer.len() - self.filled;
         let read = loop {
