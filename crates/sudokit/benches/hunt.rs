@@ -79,13 +79,13 @@ fn main() {
             64
         }));
         ours_n = ours_n.max(rate(round, || {
-            let n = 64 * threads as u64;
+            let n = 512 * threads as u64;
             generate_range(options, 2, start..start + n);
             start += n;
             n as usize
         }));
         theirs_n = theirs_n.max(rate(round, || {
-            let n = 64 * threads;
+            let n = 512 * threads;
             (0..n).into_par_iter().for_each(|_| {
                 std::hint::black_box(sudoku::Sudoku::generate_with_symmetry(
                     sudoku::Symmetry::None,

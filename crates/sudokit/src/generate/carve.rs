@@ -394,8 +394,17 @@ pub fn generate_range(
     seed: u64,
     indices: std::ops::Range<u64>,
 ) -> Vec<Result<Generated, GenerateError>> {
-    indices
+    // A generator is costly to set up: give each worker a few long runs of
+    // indices rather than letting rayon split down to single puzzles, each
+    // split making a generator of its own.
+    let jobs = rayon::current_num_threads() * 4;
+    let count = indices.end.saturating_sub(indices.start) as usize;
+    (0..count)
         .into_par_iter()
-        .map_init(|| Generator::new(options), |g, i| g.generate(seed, i))
+        .with_min_len((count / jobs).max(1))
+        .map_init(
+            || Generator::new(options),
+            |g, k| g.generate(seed, indices.start + k as u64),
+        )
         .collect()
 }
