@@ -295,44 +295,30 @@ fn show_progress_bar(
 
 fn print_summary(summary: &Summary, lang: Lang, threads: usize, wall: Duration) {
     let rate = summary.puzzles() as f64 / wall.as_secs_f64().max(1e-9);
-    let secs = |d: Duration| d.as_secs_f64();
+    let (read, compute, write, total) = (
+        summary.read_time.as_secs_f64(),
+        summary.compute_time.as_secs_f64(),
+        summary.write_time.as_secs_f64(),
+        wall.as_secs_f64(),
+    );
+    let (puzzles, unique, none, multiple, invalid) = (
+        summary.puzzles(),
+        summary.unique,
+        summary.none,
+        summary.multiple,
+        summary.invalid,
+    );
     match lang {
         Lang::En => {
+            eprintln!("{puzzles} puzzles: {unique} unique, {none} no solution, {multiple} multiple, {invalid} invalid");
             eprintln!(
-                "{} puzzles: {} unique, {} no solution, {} multiple, {} invalid",
-                summary.puzzles(),
-                summary.unique,
-                summary.none,
-                summary.multiple,
-                summary.invalid
-            );
-            eprintln!(
-                "time: read {:.3}s, compute {:.3}s, write {:.3}s, total {:.3}s; {} threads, {:.0} puzzles/s",
-                secs(summary.read_time),
-                secs(summary.compute_time),
-                secs(summary.write_time),
-                secs(wall),
-                threads,
-                rate
+                "time: read {read:.3}s, compute {compute:.3}s, write {write:.3}s, total {total:.3}s; {threads} threads, {rate:.0} puzzles/s"
             );
         }
         Lang::Zh => {
+            eprintln!("共 {puzzles} 题: 唯一解 {unique}, 无解 {none}, 多解 {multiple}, 格式错误 {invalid}");
             eprintln!(
-                "共 {} 题: 唯一解 {}, 无解 {}, 多解 {}, 格式错误 {}",
-                summary.puzzles(),
-                summary.unique,
-                summary.none,
-                summary.multiple,
-                summary.invalid
-            );
-            eprintln!(
-                "读入时间: {:.3}s, 计算时间: {:.3}s, 输出时间: {:.3}s, 总时间: {:.3}s; 线程 {}, 每秒 {:.0} 题",
-                secs(summary.read_time),
-                secs(summary.compute_time),
-                secs(summary.write_time),
-                secs(wall),
-                threads,
-                rate
+                "读入时间: {read:.3}s, 计算时间: {compute:.3}s, 输出时间: {write:.3}s, 总时间: {total:.3}s; 线程 {threads}, 每秒 {rate:.0} 题"
             );
         }
     }

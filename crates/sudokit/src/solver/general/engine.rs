@@ -31,6 +31,14 @@ pub(super) enum Step<M> {
     Branch(usize, M),
 }
 
+/// The digits present in at least one of `sets`, and in at least two.
+#[inline(always)]
+fn tally<M: Mask>(sets: impl Iterator<Item = M>) -> (M, M) {
+    sets.fold((M::EMPTY, M::EMPTY), |(once, twice), set| {
+        (once | set, twice | (once & set))
+    })
+}
+
 /// Which unit of a segment locked candidates clear.
 #[derive(Clone, Copy)]
 enum Target {
@@ -226,12 +234,7 @@ impl<M: Mask> Engine<M> {
             }
             let mut decided_any = false;
             for unit in self.units.chunks_exact(n) {
-                let (mut once, mut twice) = (M::EMPTY, M::EMPTY);
-                for &cell in unit {
-                    let set = self.cand[cell as usize];
-                    twice |= once & set;
-                    once |= set;
-                }
+                let (once, twice) = tally(unit.iter().map(|&cell| self.cand[cell as usize]));
                 if once != self.full {
                     return false;
                 }
@@ -281,12 +284,7 @@ impl<M: Mask> Engine<M> {
         ] {
             for parts in group.windows(2) {
                 let ids = &segments.group_members[parts[0] as usize..parts[1] as usize];
-                let (mut once, mut twice) = (M::EMPTY, M::EMPTY);
-                for &id in ids {
-                    let set = self.segment_union[id as usize];
-                    twice |= once & set;
-                    once |= set;
-                }
+                let (once, twice) = tally(ids.iter().map(|&id| self.segment_union[id as usize]));
                 let only = once & !twice;
                 if only == M::EMPTY {
                     continue;
