@@ -11,8 +11,9 @@
 //!   `Bad Request: line too long` and the connection is closed; a final line
 //!   without `\n` is answered when the client ends its side.
 //! - **Order**: each group of lines read together becomes one or more jobs (one
-//!   per worker, so a pipelined batch is solved in parallel); every job leaves a
-//!   slot in a queue in request order, and replies leave in that order.
+//!   per worker, so a pipelined batch is solved in parallel); every job takes
+//!   a place in the connection's [`Outbox`], and replies leave in that order,
+//!   written by the worker that completes the front (see [`crate::outbox`]).
 //! - **Backpressure** (muduo's `server_prod`): when this connection already has
 //!   `pending_bound` requests whose replies are not written yet, or the pool's
 //!   queue is full, a request is answered `ServerTooBusy` without being solved.
@@ -20,27 +21,24 @@
 //!   client that never reads cannot grow the server's memory.
 //! - **Idle timeout**: a connection that neither sends a byte nor takes one of
 //!   its replies for the timeout, while not waiting for a worker, is closed.
+//! - **Waking**: the task sleeps on the socket and on the outbox, which wakes
+//!   it only when the socket's send buffer filled up, a write failed, reading
+//!   may resume, or (input closed) the last reply is out.
 //! - **Shutdown**: reading stops, every request already read is answered and
 //!   flushed, then the connection closes.
 
-use std::collections::VecDeque;
-use std::sync::atomic::Ordering;
+use std::io::ErrorKind;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::sync::oneshot;
 use tokio::time::sleep_until;
 
 use crate::metrics::Metrics;
-use crate::pool::{Job, JobOutput, Pool, QueueFull};
+use crate::outbox::{Interest, Outbox};
+use crate::pool::{Job, Pool, QueueFull};
 use crate::protocol::{split_id, write_reply, MAX_LINE, SERVER_TOO_BUSY};
 use crate::shutdown::{DrainGuard, Shutdown};
-
-/// Replies buffered for writing beyond which finished jobs wait in the slot
-/// queue (where they count against the pending bound).
-const OUTPUT_HIGH_WATER: usize = 256 * 1024;
 
 /// After an over-long line, how long the handler keeps reading (and
 /// discarding) before it closes.
@@ -64,18 +62,6 @@ pub struct Context {
     pub idle_timeout: Duration,
 }
 
-/// A place in the reply order.
-enum Slot {
-    /// Replies ready to write.
-    Ready { bytes: Vec<u8>, requests: usize },
-    /// Replies a worker is computing.
-    Waiting {
-        reply: oneshot::Receiver<JobOutput>,
-        requests: usize,
-        read_at: Instant,
-    },
-}
-
 /// Why the handler stops reading.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Input {
@@ -91,127 +77,118 @@ enum Input {
     TooLong,
 }
 
-/// A connection's state between the socket and the pool.
+/// A connection's reading side: framing lines and handing them on.
 struct Handler {
     /// The pool, counters and limits.
     ctx: Context,
+    /// The socket and the reply order.
+    outbox: Arc<Outbox>,
     /// Bytes read and not yet framed into lines (a partial line).
     input: Vec<u8>,
     /// Where the search for `\n` resumes in `input`.
     scanned: usize,
-    /// Reply slots in request order.
-    slots: VecDeque<Slot>,
-    /// Requests in `slots`.
+    /// Requests whose replies are not written yet (as last seen, plus those
+    /// handed on since).
     pending: usize,
-    /// Reply bytes being written.
-    output: Vec<u8>,
-    /// How much of `output` has been written.
-    written: usize,
-    /// Replies in `output` not yet counted as written.
-    output_replies: u64,
     /// Whether the handler still reads, and why not.
     input_state: Input,
 }
 
 /// Serves one client until it leaves, idles out, or shutdown completes.
-pub async fn handle(
-    mut stream: TcpStream,
-    ctx: Context,
-    mut shutdown: Shutdown,
-    _drain: DrainGuard,
-) {
+pub async fn handle(stream: TcpStream, ctx: Context, mut shutdown: Shutdown, _drain: DrainGuard) {
     let peer = stream.peer_addr().ok();
+    let outbox = Outbox::new(stream, Arc::clone(&ctx.metrics));
     let mut handler = Handler {
         ctx,
+        outbox: Arc::clone(&outbox),
         input: Vec::with_capacity(4096),
         scanned: 0,
-        slots: VecDeque::new(),
         pending: 0,
-        output: Vec::with_capacity(4096),
-        written: 0,
-        output_replies: 0,
         input_state: Input::Open,
     };
-    let (mut reader, mut writer) = stream.split();
-    let mut deadline = Instant::now() + handler.ctx.idle_timeout;
+    let stream = outbox.stream();
+    let idle_timeout = handler.ctx.idle_timeout;
+    let read_limit = 2 * handler.ctx.pending_bound;
+    let mut active_at = Instant::now();
     loop {
-        handler.collect_ready();
-        if handler.input_state != Input::Open
-            && handler.slots.is_empty()
-            && handler.output.is_empty()
-        {
+        let open = handler.input_state == Input::Open;
+        let mut view = outbox.view(Interest {
+            resume_below: None,
+            drained: !open,
+        });
+        if open && view.pending >= read_limit {
+            // Ask to be woken when replies drain (set and checked under one
+            // lock, so a drain in between is not missed).
+            view = outbox.view(Interest {
+                resume_below: Some(read_limit),
+                drained: false,
+            });
+        }
+        handler.pending = view.pending;
+        if view.failed || (!open && view.drained) {
             break;
         }
-        let waiting = matches!(handler.slots.front(), Some(Slot::Waiting { .. }));
-        let can_read =
-            handler.input_state == Input::Open && handler.pending < 2 * handler.ctx.pending_bound;
+        let can_read = open && view.pending < read_limit;
         if can_read {
             handler.input.reserve(16 * 1024);
         }
+        let deadline = active_at.max(view.last_write) + idle_timeout;
         tokio::select! {
-            read = reader.read_buf(&mut handler.input), if can_read => match read {
-                Ok(0) => {
-                    handler.end_of_input();
-                    deadline = Instant::now() + handler.ctx.idle_timeout;
-                }
-                Ok(_) => {
-                    handler.frame();
-                    deadline = Instant::now() + handler.ctx.idle_timeout;
-                }
-                Err(error) => {
+            ready = stream.readable(), if can_read => {
+                if let Err(error) = ready {
                     tracing::debug!(?peer, %error, "read failed");
                     break;
                 }
-            },
-            wrote = writer.write(&handler.output[handler.written..]), if !handler.output.is_empty() => match wrote {
-                Ok(n) if n > 0 => {
-                    handler.written += n;
-                    if handler.written == handler.output.len() {
-                        handler.output.clear();
-                        handler.written = 0;
-                        handler.ctx.metrics.responses.fetch_add(handler.output_replies, Ordering::Relaxed);
-                        handler.output_replies = 0;
+                match stream.try_read_buf(&mut handler.input) {
+                    Ok(0) => handler.end_of_input(),
+                    Ok(_) => handler.frame(),
+                    Err(error) if error.kind() == ErrorKind::WouldBlock => continue,
+                    Err(error) => {
+                        tracing::debug!(?peer, %error, "read failed");
+                        break;
                     }
-                    deadline = Instant::now() + handler.ctx.idle_timeout;
                 }
-                Ok(_) => break,
+                active_at = Instant::now();
+            },
+            ready = stream.writable(), if view.blocked => match ready {
+                Ok(()) => outbox.flush_blocked(),
                 Err(error) => {
                     tracing::debug!(?peer, %error, "write failed");
                     break;
                 }
             },
-            done = wait_front(&mut handler.slots), if waiting => handler.finish_front(done),
-            () = shutdown.wait(), if handler.input_state == Input::Open => {
+            () = outbox.notified() => {},
+            () = shutdown.wait(), if open => {
                 handler.input_state = Input::Closing;
             },
-            () = sleep_until(deadline.into()), if !waiting => {
+            () = sleep_until(deadline.into()) => {
+                if view.waiting {
+                    // Waiting for a worker is not idleness.
+                    active_at = Instant::now();
+                    continue;
+                }
                 Metrics::bump(&handler.ctx.metrics.idle_closed);
                 tracing::debug!(?peer, "idle timeout");
                 break;
             },
         }
     }
-    let _ = writer.shutdown().await;
+    outbox.close();
+    let _ = socket2::SockRef::from(stream).shutdown(std::net::Shutdown::Write);
     if handler.input_state == Input::TooLong {
         let discard = async {
             let mut sink = [0u8; 16 * 1024];
             let mut left = LINGER_BYTES;
-            while left > 0 {
-                match reader.read(&mut sink).await {
-                    Ok(0) | Err(_) => break,
+            while left > 0 && stream.readable().await.is_ok() {
+                match stream.try_read(&mut sink) {
+                    Ok(0) => break,
                     Ok(n) => left = left.saturating_sub(n),
+                    Err(error) if error.kind() == ErrorKind::WouldBlock => {}
+                    Err(_) => break,
                 }
             }
         };
         let _ = tokio::time::timeout(LINGER_TIME, discard).await;
-    }
-}
-
-/// Waits for the front slot's worker (the caller checks that it is waiting).
-async fn wait_front(slots: &mut VecDeque<Slot>) -> Option<JobOutput> {
-    match slots.front_mut() {
-        Some(Slot::Waiting { reply, .. }) => reply.await.ok(),
-        _ => std::future::pending().await,
     }
 }
 
@@ -260,7 +237,8 @@ impl Handler {
         write_reply(None, b"Bad Request: line too long", &mut bytes);
         Metrics::bump(&self.ctx.metrics.requests);
         Metrics::bump(&self.ctx.metrics.bad_requests);
-        self.push(Slot::Ready { bytes, requests: 1 });
+        self.pending += 1;
+        self.outbox.push_ready(bytes, 1);
         self.input.clear();
         self.scanned = 0;
         self.input_state = Input::TooLong;
@@ -284,15 +262,9 @@ impl Handler {
 
     /// Answers `requests` lines (each ending in `\n`) with `ServerTooBusy`.
     fn busy(&mut self, lines: &[u8], requests: usize) {
-        let mut bytes = Vec::new();
-        for line in lines.split_inclusive(|&b| b == b'\n') {
-            write_reply(split_id(line).0, SERVER_TOO_BUSY.as_bytes(), &mut bytes);
-        }
-        self.ctx
-            .metrics
-            .busy
-            .fetch_add(requests as u64, Ordering::Relaxed);
-        self.push(Slot::Ready { bytes, requests });
+        self.pending += requests;
+        self.outbox
+            .push_ready(busy_replies(&self.ctx, lines, requests), requests);
     }
 
     /// Hands the batch to the pool, split into one job per worker so that a
@@ -313,89 +285,32 @@ impl Handler {
                 chunk.extend_from_slice(line);
                 requests += 1;
             }
-            let (reply, rx) = oneshot::channel();
+            let ticket = self.outbox.reserve(requests, read_at);
+            self.pending += requests;
             let job = Job {
                 lines: chunk,
                 requests,
-                reply,
+                reply: Box::new(ticket),
             };
-            match self.ctx.pool.submit(job) {
-                Ok(()) => self.push(Slot::Waiting {
-                    reply: rx,
-                    requests,
-                    read_at,
-                }),
-                Err(QueueFull(job)) => self.busy(&job.lines, job.requests),
+            if let Err(QueueFull(job)) = self.ctx.pool.submit(job) {
+                // The place is already taken in the reply order: fill it.
+                let busy = busy_replies(&self.ctx, &job.lines, job.requests);
+                job.reply.deliver((busy, 0));
             }
         }
     }
+}
 
-    /// Appends a slot in request order.
-    fn push(&mut self, slot: Slot) {
-        self.pending += match &slot {
-            Slot::Ready { requests, .. } | Slot::Waiting { requests, .. } => *requests,
-        };
-        self.slots.push_back(slot);
+/// `ServerTooBusy` replies to `requests` lines (each ending in `\n`), counted.
+fn busy_replies(ctx: &Context, lines: &[u8], requests: usize) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for line in lines.split_inclusive(|&b| b == b'\n') {
+        write_reply(split_id(line).0, SERVER_TOO_BUSY.as_bytes(), &mut bytes);
     }
-
-    /// Turns the front slot's finished job into ready replies.
-    fn finish_front(&mut self, done: Option<JobOutput>) {
-        let Some(Slot::Waiting {
-            requests, read_at, ..
-        }) = self.slots.pop_front()
-        else {
-            return;
-        };
-        let bytes = match done {
-            Some((bytes, bad)) => {
-                self.ctx
-                    .metrics
-                    .bad_requests
-                    .fetch_add(bad, Ordering::Relaxed);
-                let latency = read_at.elapsed();
-                for _ in 0..requests {
-                    self.ctx.metrics.record_latency(latency);
-                }
-                bytes
-            }
-            // The worker dropped the job without an answer (a solver panic):
-            // the requests are answered rather than silently lost.
-            None => {
-                tracing::error!("a worker failed on a request");
-                let mut bytes = Vec::new();
-                for _ in 0..requests {
-                    write_reply(None, b"Bad Request: internal error", &mut bytes);
-                }
-                bytes
-            }
-        };
-        self.slots.push_front(Slot::Ready { bytes, requests });
-    }
-
-    /// Moves replies that are ready, in order, into the output buffer (up to
-    /// its high-water mark).
-    fn collect_ready(&mut self) {
-        while self.output.len() < OUTPUT_HIGH_WATER {
-            match self.slots.front_mut() {
-                Some(Slot::Ready { .. }) => {}
-                Some(Slot::Waiting { reply, .. }) => match reply.try_recv() {
-                    Ok(done) => self.finish_front(Some(done)),
-                    Err(oneshot::error::TryRecvError::Empty) => return,
-                    Err(oneshot::error::TryRecvError::Closed) => self.finish_front(None),
-                },
-                None => return,
-            }
-            if let Some(Slot::Ready { bytes, requests }) = self.slots.pop_front() {
-                self.pending -= requests;
-                self.output_replies += requests as u64;
-                if self.output.is_empty() {
-                    self.output = bytes;
-                } else {
-                    self.output.extend_from_slice(&bytes);
-                }
-            }
-        }
-    }
+    ctx.metrics
+        .busy
+        .fetch_add(requests as u64, std::sync::atomic::Ordering::Relaxed);
+    bytes
 }
 
 /// Lines read together, not yet handed to the pool.

@@ -10,6 +10,8 @@
 //! - [`protocol`]: a request line to its reply, pure and synchronous;
 //! - [`connection`]: one client: line framing, ordered replies, pipelining,
 //!   backpressure, the idle timeout;
+//! - [`outbox`]: a connection's replies in order, written by the worker that
+//!   completes the front;
 //! - [`pool`]: the worker threads that do the solving, with a bounded queue;
 //! - [`server`]: the listener, its connection limit and graceful shutdown
 //!   ([`shutdown`]);
@@ -19,6 +21,7 @@
 pub mod connection;
 pub mod load;
 pub mod metrics;
+pub mod outbox;
 pub mod pool;
 pub mod protocol;
 pub mod server;

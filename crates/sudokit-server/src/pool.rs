@@ -14,13 +14,19 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
-use tokio::sync::oneshot;
-
 use crate::protocol::{split_id, write_reply, Workspace};
 
 /// A job's result: the replies to its lines, concatenated in order, and how
 /// many of them were `Bad Request`.
 pub type JobOutput = (Vec<u8>, u64);
+
+/// Where a job's replies go (a connection's [`crate::outbox::Ticket`]). A
+/// receiver dropped without [`Deliver::deliver`] (a worker failed) must still
+/// see its requests answered: that is the implementor's duty.
+pub trait Deliver: Send {
+    /// Takes the replies to every line of the job, in order.
+    fn deliver(self: Box<Self>, output: JobOutput);
+}
 
 /// A unit of work: request lines from one connection, each followed by `\n`,
 /// and where to send their replies.
@@ -29,8 +35,8 @@ pub struct Job {
     pub lines: Vec<u8>,
     /// The number of lines.
     pub requests: usize,
-    /// Receives the replies; dropped without a value if solving panicked.
-    pub reply: oneshot::Sender<JobOutput>,
+    /// Receives the replies; dropped without them if solving panicked.
+    pub reply: Box<dyn Deliver>,
 }
 
 impl Job {
@@ -54,7 +60,7 @@ impl Job {
                 }
             };
         }
-        let _ = self.reply.send((out, bad));
+        self.reply.deliver((out, bad));
     }
 }
 
@@ -204,13 +210,20 @@ fn work(shared: &Shared) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::mpsc;
 
-    fn job(lines: &str) -> (Job, oneshot::Receiver<JobOutput>) {
-        let (reply, rx) = oneshot::channel();
+    impl Deliver for mpsc::Sender<JobOutput> {
+        fn deliver(self: Box<Self>, output: JobOutput) {
+            let _ = self.send(output);
+        }
+    }
+
+    fn job(lines: &str) -> (Job, mpsc::Receiver<JobOutput>) {
+        let (reply, rx) = mpsc::channel();
         let job = Job {
             lines: lines.as_bytes().to_vec(),
             requests: lines.matches('\n').count(),
-            reply,
+            reply: Box::new(reply),
         };
         (job, rx)
     }
@@ -220,7 +233,7 @@ mod tests {
         let pool = Pool::new(2, 10).unwrap();
         let (first, rx) = job("a:123456780\nb:1 2 3\nc:1 2 3 4 5 6 7 x 8\n");
         assert!(pool.submit(first).is_ok());
-        let (out, bad) = rx.blocking_recv().unwrap();
+        let (out, bad) = rx.recv().unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "a:\r\nb:Bad Request: 3 tiles, expected 9 (8-puzzle) or 16 (15-puzzle)\r\nc:r\r\n"
@@ -238,7 +251,7 @@ mod tests {
         assert_eq!(back.requests, 3);
         let (small, rx) = job("123456780\n");
         assert!(pool.submit(small).is_ok());
-        assert_eq!(rx.blocking_recv().unwrap().0, b"\r\n");
+        assert_eq!(rx.recv().unwrap().0, b"\r\n");
         assert_eq!(pool.depth(), 0);
     }
 }

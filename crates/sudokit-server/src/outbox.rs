@@ -1,0 +1,354 @@
+//! A connection's replies in request order, written by whichever thread
+//! completes the front of the order.
+//!
+//! The connection's I/O task reserves a slot for each job it hands to the
+//! pool (and fills slots itself for `ServerTooBusy` and over-long lines). The
+//! worker that fills the front slot writes it, and every finished slot behind
+//! it, straight to the socket with a non-blocking write: a reply does not wait
+//! for the I/O thread to be woken, scheduled and to make the system call
+//! (on a small machine those hand-offs, not the solving, bound a request's
+//! round trip). Only when the socket's send buffer is full does the writer
+//! leave the bytes behind and wake the I/O task, which waits until the socket
+//! is writable and writes the rest; until then workers only fill their slots.
+//!
+//! Solving still never happens on an I/O thread; what moves to the workers
+//! is the one non-blocking `write` per finished job.
+
+use std::collections::VecDeque;
+use std::io::ErrorKind;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+use tokio::net::TcpStream;
+use tokio::sync::Notify;
+
+use crate::metrics::Metrics;
+use crate::pool::{Deliver, JobOutput};
+use crate::protocol::write_reply;
+
+/// Reply bytes gathered for one write beyond which finished slots wait in the
+/// queue (where they still count against the pending bound).
+const OUTPUT_HIGH_WATER: usize = 256 * 1024;
+
+/// A place in the reply order.
+enum Slot {
+    /// Replies a worker is computing; the requests were read at `read_at`.
+    Waiting { read_at: Instant },
+    /// Replies ready to write.
+    Ready { bytes: Vec<u8>, requests: usize },
+}
+
+/// What the I/O task waits for, so that a worker wakes it only when needed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Interest {
+    /// Reading is paused until fewer than this many requests are pending.
+    pub resume_below: Option<usize>,
+    /// Input is closed: wake when every reply has been written.
+    pub drained: bool,
+}
+
+/// A snapshot of the queue for the I/O task's next decision.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    /// Requests whose replies are not yet gathered for writing.
+    pub pending: usize,
+    /// No slot left and nothing left to write.
+    pub drained: bool,
+    /// Some slot waits for a worker.
+    pub waiting: bool,
+    /// The socket's buffer was full: the I/O task must write what is left.
+    pub blocked: bool,
+    /// A write failed: the connection is broken.
+    pub failed: bool,
+    /// When a reply was last written (or the outbox was made).
+    pub last_write: Instant,
+}
+
+/// The queue under the lock.
+struct State {
+    /// Slots in request order.
+    slots: VecDeque<Slot>,
+    /// The sequence number of `slots[0]`.
+    base: u64,
+    /// Requests in `slots`.
+    pending: usize,
+    /// Reply bytes gathered for writing.
+    output: Vec<u8>,
+    /// How much of `output` has been written.
+    written: usize,
+    /// Replies in `output` not yet counted as written.
+    output_replies: u64,
+    /// The socket's buffer was full; only the I/O task writes until it drains.
+    blocked: bool,
+    /// A write failed, or the connection is closing: later replies are dropped.
+    failed: bool,
+    /// What the I/O task waits for.
+    interest: Interest,
+    /// When a reply was last written.
+    last_write: Instant,
+}
+
+/// One connection's socket and its replies in order; shared by the I/O task
+/// and the workers solving its requests.
+pub struct Outbox {
+    /// The socket: read by the I/O task, written by whoever completes the
+    /// front slot.
+    stream: TcpStream,
+    /// Counts replies written and request latencies.
+    metrics: Arc<Metrics>,
+    /// The reply order.
+    state: Mutex<State>,
+    /// Wakes the I/O task when what it registered in [`Interest`] happens, or
+    /// the socket blocked or failed.
+    wake: Notify,
+}
+
+/// How a write attempt ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flush {
+    /// Everything ready has been written.
+    Done,
+    /// The socket's buffer is full.
+    Blocked,
+    /// The socket failed.
+    Failed,
+}
+
+impl Outbox {
+    /// An empty reply order for `stream`.
+    pub fn new(stream: TcpStream, metrics: Arc<Metrics>) -> Arc<Outbox> {
+        Arc::new(Outbox {
+            stream,
+            metrics,
+            state: Mutex::new(State {
+                slots: VecDeque::new(),
+                base: 0,
+                pending: 0,
+                output: Vec::new(),
+                written: 0,
+                output_replies: 0,
+                blocked: false,
+                failed: false,
+                interest: Interest::default(),
+                last_write: Instant::now(),
+            }),
+            wake: Notify::new(),
+        })
+    }
+
+    /// The socket, for the I/O task's reads.
+    pub fn stream(&self) -> &TcpStream {
+        &self.stream
+    }
+
+    /// Resolves when a worker has something for the I/O task (see
+    /// [`Interest`]); a wake-up that came before this call is not lost.
+    pub async fn notified(&self) {
+        self.wake.notified().await;
+    }
+
+    /// Records what the I/O task will wait for and returns the queue's state.
+    pub fn view(&self, interest: Interest) -> View {
+        let mut state = self.lock();
+        state.interest = interest;
+        View {
+            pending: state.pending,
+            drained: state.slots.is_empty() && state.output.is_empty(),
+            waiting: state
+                .slots
+                .iter()
+                .any(|slot| matches!(slot, Slot::Waiting { .. })),
+            blocked: state.blocked,
+            failed: state.failed,
+            last_write: state.last_write,
+        }
+    }
+
+    /// Reserves the next place in the order for `requests` requests read at
+    /// `read_at`, to be filled by [`Ticket::deliver`].
+    pub fn reserve(self: &Arc<Self>, requests: usize, read_at: Instant) -> Ticket {
+        let mut state = self.lock();
+        let seq = state.base + state.slots.len() as u64;
+        state.pending += requests;
+        state.slots.push_back(Slot::Waiting { read_at });
+        Ticket {
+            outbox: Arc::clone(self),
+            seq,
+            requests,
+            delivered: false,
+        }
+    }
+
+    /// Appends replies made without a worker (`ServerTooBusy`, an over-long
+    /// line), and writes them if they are at the front.
+    pub fn push_ready(&self, bytes: Vec<u8>, requests: usize) {
+        let mut state = self.lock();
+        state.pending += requests;
+        state.slots.push_back(Slot::Ready { bytes, requests });
+        if !state.blocked && !state.failed {
+            self.flush(&mut state);
+        }
+    }
+
+    /// The I/O task's write once the socket is writable again after it
+    /// blocked; clears the block when everything ready has been written.
+    pub fn flush_blocked(&self) {
+        let mut state = self.lock();
+        if state.failed {
+            return;
+        }
+        if self.flush(&mut state) == Flush::Done {
+            state.blocked = false;
+        }
+    }
+
+    /// Marks the connection finished: replies still to come are dropped.
+    pub fn close(&self) {
+        self.lock().failed = true;
+    }
+
+    /// Fills slot `seq` with `bytes` (a worker's answers to its requests) and,
+    /// if it is at the front, writes everything ready.
+    fn complete(&self, seq: u64, requests: usize, (bytes, bad): JobOutput) {
+        let metrics = &self.metrics;
+        metrics.bad_requests.fetch_add(bad, Ordering::Relaxed);
+        let mut state = self.lock();
+        if state.failed {
+            return;
+        }
+        let Some(index) = seq
+            .checked_sub(state.base)
+            .and_then(|i| usize::try_from(i).ok())
+        else {
+            return;
+        };
+        if let Some(slot) = state.slots.get_mut(index) {
+            if let Slot::Waiting { read_at, .. } = *slot {
+                let latency = read_at.elapsed();
+                for _ in 0..requests {
+                    metrics.record_latency(latency);
+                }
+                *slot = Slot::Ready { bytes, requests };
+            }
+        }
+        if index == 0 && !state.blocked {
+            let before = (state.blocked, state.failed);
+            self.flush(&mut state);
+            let after = (state.blocked, state.failed);
+            if before != after {
+                drop(state);
+                self.wake.notify_one();
+                return;
+            }
+        }
+        let interest = state.interest;
+        let wake = interest.resume_below.is_some_and(|b| state.pending < b)
+            || (interest.drained && state.slots.is_empty() && state.output.is_empty());
+        drop(state);
+        if wake {
+            self.wake.notify_one();
+        }
+    }
+
+    /// Gathers ready slots from the front into the output and writes until
+    /// everything ready is written, the socket blocks, or it fails (setting
+    /// `blocked` or `failed`).
+    fn flush(&self, state: &mut State) -> Flush {
+        loop {
+            state.gather();
+            if state.output.is_empty() {
+                return Flush::Done;
+            }
+            match self.stream.try_write(&state.output[state.written..]) {
+                Ok(0) => {}
+                Ok(n) => {
+                    state.written += n;
+                    state.last_write = Instant::now();
+                    if state.written == state.output.len() {
+                        state.output.clear();
+                        state.written = 0;
+                        let replies = std::mem::take(&mut state.output_replies);
+                        self.metrics.responses.fetch_add(replies, Ordering::Relaxed);
+                    }
+                    continue;
+                }
+                Err(error) if error.kind() == ErrorKind::WouldBlock => {
+                    state.blocked = true;
+                    return Flush::Blocked;
+                }
+                Err(error) if error.kind() == ErrorKind::Interrupted => continue,
+                Err(error) => tracing::debug!(%error, "write failed"),
+            }
+            state.failed = true;
+            return Flush::Failed;
+        }
+    }
+
+    /// Locks the queue; no code under the lock can panic, so a poisoned lock
+    /// still holds a consistent queue.
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl State {
+    /// Moves ready slots from the front into the output, up to its high-water
+    /// mark.
+    fn gather(&mut self) {
+        while self.output.len() < OUTPUT_HIGH_WATER {
+            if !matches!(self.slots.front(), Some(Slot::Ready { .. })) {
+                return;
+            }
+            let Some(Slot::Ready { bytes, requests }) = self.slots.pop_front() else {
+                return;
+            };
+            self.base += 1;
+            self.pending -= requests;
+            self.output_replies += requests as u64;
+            if self.output.is_empty() {
+                self.output = bytes;
+            } else {
+                self.output.extend_from_slice(&bytes);
+            }
+        }
+    }
+}
+
+/// A reserved place in a connection's reply order, handed to the pool with the
+/// job. Dropped without delivering (a worker failed), it answers each of its
+/// requests `Bad Request: internal error`, so no request goes unanswered.
+pub struct Ticket {
+    /// The connection.
+    outbox: Arc<Outbox>,
+    /// The place in its order.
+    seq: u64,
+    /// How many requests the place answers.
+    requests: usize,
+    /// Whether the replies were delivered.
+    delivered: bool,
+}
+
+impl Deliver for Ticket {
+    fn deliver(mut self: Box<Self>, output: JobOutput) {
+        self.delivered = true;
+        self.outbox.complete(self.seq, self.requests, output);
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        if self.delivered {
+            return;
+        }
+        tracing::error!("a worker failed on a request");
+        let mut bytes = Vec::new();
+        for _ in 0..self.requests {
+            write_reply(None, b"Bad Request: internal error", &mut bytes);
+        }
+        let bad = self.requests as u64;
+        self.outbox.complete(self.seq, self.requests, (bytes, bad));
+    }
+}
