@@ -30,7 +30,6 @@ use hdrhistogram::Histogram;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
-use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 
 use sudokit::grid::Puzzle;
@@ -390,7 +389,13 @@ pub async fn run(config: LoadConfig, workload: Workload) -> anyhow::Result<Repor
     let tasks: Vec<_> = streams
         .into_iter()
         .enumerate()
-        .map(|(index, stream)| tokio::spawn(drive(stream, index, Arc::clone(&shared))))
+        .map(|(index, stream)| {
+            let shared = Arc::clone(&shared);
+            match shared.config.rate {
+                Some(rate) => tokio::spawn(drive_open(stream, index, rate, shared)),
+                None => tokio::spawn(drive_closed(stream, shared)),
+            }
+        })
         .collect();
     let mut latency = new_histogram();
     for task in tasks {
@@ -411,20 +416,154 @@ pub async fn run(config: LoadConfig, workload: Workload) -> anyhow::Result<Repor
     })
 }
 
-/// One connection: a sender and a receiver sharing the in-flight table.
+/// One closed-loop connection, in one task: keeps `pipeline` requests in
+/// flight, writing the next ones as soon as answers arrive (no hand-off
+/// between tasks, so the client spends as little of the machine as it can).
 /// Returns the latencies it measured.
-async fn drive(stream: TcpStream, index: usize, shared: Arc<Shared>) -> Histogram<u64> {
+async fn drive_closed(stream: TcpStream, shared: Arc<Shared>) -> Histogram<u64> {
+    let mut histogram = new_histogram();
+    let pipeline = shared.config.pipeline;
+    let mut inflight = HashMap::<u64, InFlight>::with_capacity(pipeline);
+    let mut output = Vec::new();
+    let mut written = 0;
+    let mut input = Vec::with_capacity(64 * 1024);
+    let mut seq = 0;
+    let mut sending = true;
+    let mut drain_deadline = None;
+    loop {
+        if sending && inflight.len() < pipeline {
+            let sent_at = Instant::now();
+            while inflight.len() < pipeline {
+                let Some(item) = shared.next() else {
+                    sending = false;
+                    drain_deadline = Some(Instant::now() + shared.config.drain_timeout);
+                    break;
+                };
+                let since = sent_at;
+                inflight.insert(seq, InFlight { item, since });
+                append_request(&mut output, seq, &shared.workload.items[item].body);
+                seq += 1;
+                shared.totals.sent.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        if !sending && inflight.is_empty() {
+            break;
+        }
+        let deadline = drain_deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
+        tokio::select! {
+            ready = stream.writable(), if written < output.len() => {
+                if ready.is_err() {
+                    break;
+                }
+                match stream.try_write(&output[written..]) {
+                    Ok(n) => {
+                        written += n;
+                        if written == output.len() {
+                            output.clear();
+                            written = 0;
+                        }
+                    }
+                    Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {}
+                    Err(_) => break,
+                }
+            },
+            ready = stream.readable() => {
+                if ready.is_err() {
+                    break;
+                }
+                input.reserve(16 * 1024);
+                match stream.try_read_buf(&mut input) {
+                    Ok(0) => break,
+                    Ok(_) => {}
+                    Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => continue,
+                    Err(_) => break,
+                }
+                let mut start = 0;
+                while let Some(end) = input[start..].iter().position(|&b| b == b'\n') {
+                    let line = &input[start..start + end];
+                    start += end + 1;
+                    let entry = reply_seq(line).and_then(|seq| inflight.remove(&seq));
+                    judge(&shared, &mut histogram, line, entry);
+                }
+                input.drain(..start);
+            },
+            () = tokio::time::sleep_until(deadline.into()), if drain_deadline.is_some() => break,
+        }
+    }
+    shared
+        .totals
+        .errors
+        .fetch_add(inflight.len() as u64, Ordering::Relaxed);
+    histogram
+}
+
+/// Appends the request `<seq>:<body>\r\n` to `buf`.
+fn append_request(buf: &mut Vec<u8>, seq: u64, body: &[u8]) {
+    buf.extend_from_slice(seq.to_string().as_bytes());
+    buf.push(b':');
+    buf.extend_from_slice(body);
+    buf.extend_from_slice(b"\r\n");
+}
+
+/// The request number a reply line (`<seq>:answer`, line ending optional)
+/// answers, if it names one.
+fn reply_seq(line: &[u8]) -> Option<u64> {
+    let (id, _) = crate::protocol::split_id(line);
+    std::str::from_utf8(id?).ok()?.parse().ok()
+}
+
+/// Checks one reply line against the request it answers (`None`: it answers
+/// no request in flight), counts it and records its latency.
+fn judge(shared: &Shared, histogram: &mut Histogram<u64>, line: &[u8], entry: Option<InFlight>) {
+    let reply = line.strip_suffix(b"\n").unwrap_or(line);
+    let reply = reply.strip_suffix(b"\r").unwrap_or(reply);
+    let answer = crate::protocol::split_id(reply).1;
+    let Some(entry) = entry else {
+        shared.totals.wrong.fetch_add(1, Ordering::Relaxed);
+        sample(
+            shared,
+            format!("reply to no request: {}", String::from_utf8_lossy(reply)),
+        );
+        return;
+    };
+    let nanos = u64::try_from(entry.since.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    histogram.saturating_record(nanos.max(1));
+    let item = &shared.workload.items[entry.item];
+    if answer == SERVER_TOO_BUSY.as_bytes() {
+        shared.totals.busy.fetch_add(1, Ordering::Relaxed);
+    } else if item.check(&shared.workload.formats, answer) {
+        shared.totals.ok.fetch_add(1, Ordering::Relaxed);
+    } else {
+        shared.totals.wrong.fetch_add(1, Ordering::Relaxed);
+        sample(
+            shared,
+            format!(
+                "wrong answer to {}: {}",
+                String::from_utf8_lossy(&item.body),
+                String::from_utf8_lossy(answer)
+            ),
+        );
+    }
+}
+
+/// One open-loop connection: a sender on the schedule and a receiver sharing
+/// the in-flight table. Returns the latencies it measured.
+async fn drive_open(
+    stream: TcpStream,
+    index: usize,
+    rate: f64,
+    shared: Arc<Shared>,
+) -> Histogram<u64> {
     let (read, write) = stream.into_split();
     let inflight = Arc::new(Mutex::new(HashMap::<u64, InFlight>::new()));
-    let permits = Arc::new(Semaphore::new(shared.config.pipeline));
     let sender = tokio::spawn(send(
         write,
         index,
+        rate,
         Arc::clone(&shared),
         Arc::clone(&inflight),
-        Arc::clone(&permits),
     ));
-    let histogram = receive(read, &shared, &inflight, &permits, sender).await;
+    let histogram = receive(read, &shared, &inflight, sender).await;
     let missing = lock(&inflight).len() as u64;
     shared.totals.errors.fetch_add(missing, Ordering::Relaxed);
     histogram
@@ -435,53 +574,30 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Sends requests: closed loop, one per free pipeline slot (several per write
-/// when several slots are free); open loop, each at its due time.
+/// Sends requests, each at its due time: `rate` per second in total, this
+/// connection's share starting `index` steps into the first interval.
 async fn send(
     mut write: OwnedWriteHalf,
     index: usize,
+    rate: f64,
     shared: Arc<Shared>,
     inflight: Arc<Mutex<HashMap<u64, InFlight>>>,
-    permits: Arc<Semaphore>,
 ) -> OwnedWriteHalf {
-    let per_connection = shared
-        .config
-        .rate
-        .map(|r| r / shared.config.connections as f64);
-    // Open-loop connections start spread over one interval, not all at once.
-    let offset =
-        per_connection.map_or(0.0, |r| index as f64 / shared.config.connections as f64 / r);
+    let connections = shared.config.connections as f64;
+    let per_connection = rate / connections;
+    // Connections start spread over one interval, not all at once.
+    let offset = index as f64 / connections / per_connection;
+    let due = |k: u64| shared.start + Duration::from_secs_f64(offset + k as f64 / per_connection);
     let mut seq: u64 = 0;
     let mut buf = Vec::new();
     loop {
-        let due = |k: u64| {
-            per_connection
-                .map(|rate| shared.start + Duration::from_secs_f64(offset + k as f64 / rate))
-        };
-        let batch = match due(seq) {
-            None => {
-                let Ok(permit) = permits.acquire().await else {
-                    break;
-                };
-                permit.forget();
-                let mut batch = 1;
-                while let Ok(more) = permits.try_acquire() {
-                    more.forget();
-                    batch += 1;
-                }
-                batch
-            }
-            Some(first) => {
-                tokio::time::sleep_until(first.into()).await;
-                // Every request already due leaves in this write (the timer
-                // ticks in milliseconds); each is timed from its own due time.
-                let now = Instant::now();
-                (1..OPEN_LOOP_BATCH)
-                    .find(|&k| due(seq + k).is_none_or(|t| t > now))
-                    .unwrap_or(OPEN_LOOP_BATCH)
-            }
-        };
-        let sent_at = Instant::now();
+        tokio::time::sleep_until(due(seq).into()).await;
+        // Every request already due leaves in this write (the timer ticks in
+        // milliseconds); each is timed from its own due time.
+        let now = Instant::now();
+        let batch = (1..OPEN_LOOP_BATCH)
+            .find(|&k| due(seq + k) > now)
+            .unwrap_or(OPEN_LOOP_BATCH);
         buf.clear();
         let mut stop = false;
         for _ in 0..batch {
@@ -489,12 +605,9 @@ async fn send(
                 stop = true;
                 break;
             };
-            let since = due(seq).unwrap_or(sent_at);
+            let since = due(seq);
             lock(&inflight).insert(seq, InFlight { item, since });
-            buf.extend_from_slice(seq.to_string().as_bytes());
-            buf.push(b':');
-            buf.extend_from_slice(&shared.workload.items[item].body);
-            buf.extend_from_slice(b"\r\n");
+            append_request(&mut buf, seq, &shared.workload.items[item].body);
             seq += 1;
             shared.totals.sent.fetch_add(1, Ordering::Relaxed);
         }
@@ -517,7 +630,6 @@ async fn receive(
     read: OwnedReadHalf,
     shared: &Shared,
     inflight: &Mutex<HashMap<u64, InFlight>>,
-    permits: &Semaphore,
     mut sender: JoinHandle<OwnedWriteHalf>,
 ) -> Histogram<u64> {
     let mut histogram = new_histogram();
@@ -545,42 +657,9 @@ async fn receive(
             },
             () = tokio::time::sleep_until(deadline.into()), if drain_deadline.is_some() => break,
         }
-        let reply = line.strip_suffix(b"\n").unwrap_or(&line);
-        let reply = reply.strip_suffix(b"\r").unwrap_or(reply);
-        let (id, answer) = crate::protocol::split_id(reply);
-        let entry = id
-            .and_then(|id| std::str::from_utf8(id).ok())
-            .and_then(|id| id.parse::<u64>().ok())
-            .and_then(|seq| lock(inflight).remove(&seq));
-        let Some(entry) = entry else {
-            shared.totals.wrong.fetch_add(1, Ordering::Relaxed);
-            sample(
-                shared,
-                format!("reply to no request: {}", String::from_utf8_lossy(reply)),
-            );
-            continue;
-        };
-        let nanos = u64::try_from(entry.since.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        histogram.saturating_record(nanos.max(1));
-        permits.add_permits(1);
-        let item = &shared.workload.items[entry.item];
-        if answer == SERVER_TOO_BUSY.as_bytes() {
-            shared.totals.busy.fetch_add(1, Ordering::Relaxed);
-        } else if item.check(&shared.workload.formats, answer) {
-            shared.totals.ok.fetch_add(1, Ordering::Relaxed);
-        } else {
-            shared.totals.wrong.fetch_add(1, Ordering::Relaxed);
-            sample(
-                shared,
-                format!(
-                    "wrong answer to {}: {}",
-                    String::from_utf8_lossy(&item.body),
-                    String::from_utf8_lossy(answer)
-                ),
-            );
-        }
+        let entry = reply_seq(&line).and_then(|seq| lock(inflight).remove(&seq));
+        judge(shared, &mut histogram, &line, entry);
     }
-    permits.close();
     sender.abort();
     histogram
 }
