@@ -36,7 +36,7 @@ use tokio::time::sleep_until;
 
 use crate::metrics::Metrics;
 use crate::outbox::{Interest, Outbox};
-use crate::pool::{Job, Pool, QueueFull};
+use crate::pool::{Job, JobOutput, Pool, QueueFull};
 use crate::protocol::{split_id, write_reply, MAX_LINE, SERVER_TOO_BUSY};
 use crate::shutdown::{DrainGuard, Shutdown};
 
@@ -295,7 +295,10 @@ impl Handler {
             if let Err(QueueFull(job)) = self.ctx.pool.submit(job) {
                 // The place is already taken in the reply order: fill it.
                 let busy = busy_replies(&self.ctx, &job.lines, job.requests);
-                job.reply.deliver((busy, 0));
+                job.reply.deliver(JobOutput {
+                    bytes: busy,
+                    ..JobOutput::default()
+                });
             }
         }
     }

@@ -17,7 +17,8 @@
 //! complete grid that keeps the givens, `NoSolution` must be true (each
 //! puzzle is solved once locally before the run), sliding moves must reach the
 //! goal (and be as short as possible for the 8-puzzle), `unsolvable` must be
-//! true. `ServerTooBusy` is counted apart: not wrong, not answered.
+//! true. `ServerTooBusy` and `Timeout` are counted apart: not wrong, not
+//! answered.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -37,7 +38,7 @@ use sudokit::parse::{classify, Format, FormatSpec, Line};
 use sudokit::slide::{self, Board, Goal, Move, Outcome};
 use sudokit::solver::solver_for;
 
-use crate::protocol::{kind_of, Kind, NO_SOLUTION, SERVER_TOO_BUSY, UNSOLVABLE};
+use crate::protocol::{kind_of, Kind, NO_SOLUTION, SERVER_TOO_BUSY, TIMEOUT, UNSOLVABLE};
 
 /// When a run stops sending.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -250,6 +251,8 @@ pub struct Report {
     pub wrong: u64,
     /// `ServerTooBusy` replies.
     pub busy: u64,
+    /// `Timeout` replies (the server gave up on the puzzle).
+    pub timeouts: u64,
     /// Requests never answered: connection failures and answers still missing
     /// at the drain timeout.
     pub errors: u64,
@@ -264,7 +267,7 @@ pub struct Report {
 impl Report {
     /// Answers (of any kind) per second.
     pub fn rate(&self) -> f64 {
-        let answered = self.ok + self.wrong + self.busy;
+        let answered = self.ok + self.wrong + self.busy + self.timeouts;
         answered as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 
@@ -281,7 +284,7 @@ impl fmt::Display for Report {
             f,
             "requests/s  {:.0}  ({} answers in {:.3} s)",
             self.rate(),
-            self.ok + self.wrong + self.busy,
+            self.ok + self.wrong + self.busy + self.timeouts,
             self.elapsed.as_secs_f64()
         )?;
         writeln!(
@@ -296,8 +299,8 @@ impl fmt::Display for Report {
         )?;
         write!(
             f,
-            "answers     {} sent, {} ok, {} wrong, {} busy, {} errors",
-            self.sent, self.ok, self.wrong, self.busy, self.errors
+            "answers     {} sent, {} ok, {} wrong, {} busy, {} timeout, {} errors",
+            self.sent, self.ok, self.wrong, self.busy, self.timeouts, self.errors
         )
     }
 }
@@ -313,6 +316,8 @@ struct Totals {
     wrong: AtomicU64,
     /// `ServerTooBusy` answers.
     busy: AtomicU64,
+    /// `Timeout` answers.
+    timeouts: AtomicU64,
     /// Requests never answered.
     errors: AtomicU64,
 }
@@ -409,6 +414,7 @@ pub async fn run(config: LoadConfig, workload: Workload) -> anyhow::Result<Repor
         ok: t.ok.load(Ordering::Relaxed),
         wrong: t.wrong.load(Ordering::Relaxed),
         busy: t.busy.load(Ordering::Relaxed),
+        timeouts: t.timeouts.load(Ordering::Relaxed),
         errors: t.errors.load(Ordering::Relaxed),
         elapsed,
         latency,
@@ -531,6 +537,8 @@ fn judge(shared: &Shared, histogram: &mut Histogram<u64>, line: &[u8], entry: Op
     let item = &shared.workload.items[entry.item];
     if answer == SERVER_TOO_BUSY.as_bytes() {
         shared.totals.busy.fetch_add(1, Ordering::Relaxed);
+    } else if answer == TIMEOUT.as_bytes() {
+        shared.totals.timeouts.fetch_add(1, Ordering::Relaxed);
     } else if item.check(&shared.workload.formats, answer) {
         shared.totals.ok.fetch_add(1, Ordering::Relaxed);
     } else {

@@ -31,6 +31,8 @@ pub struct Metrics {
     pub bad_requests: AtomicU64,
     /// Requests answered `ServerTooBusy`.
     pub busy: AtomicU64,
+    /// Requests answered `Timeout` (solving took longer than allowed).
+    pub timeouts: AtomicU64,
     /// Connections accepted since start.
     pub connections_accepted: AtomicU64,
     /// Connections refused because `--max-connections` were open.
@@ -83,6 +85,11 @@ impl Metrics {
                 &self.bad_requests,
             ),
             ("busy_total", "Requests answered ServerTooBusy.", &self.busy),
+            (
+                "timeouts_total",
+                "Requests answered Timeout (solving took longer than --solve-timeout).",
+                &self.timeouts,
+            ),
             (
                 "connections_accepted_total",
                 "Connections accepted.",

@@ -210,9 +210,15 @@ impl Outbox {
 
     /// Fills slot `seq` with `bytes` (a worker's answers to its requests) and,
     /// if it is at the front, writes everything ready.
-    fn complete(&self, seq: u64, requests: usize, (bytes, bad): JobOutput) {
+    fn complete(&self, seq: u64, requests: usize, output: JobOutput) {
         let metrics = &self.metrics;
+        let JobOutput {
+            bytes,
+            bad,
+            timed_out,
+        } = output;
         metrics.bad_requests.fetch_add(bad, Ordering::Relaxed);
+        metrics.timeouts.fetch_add(timed_out, Ordering::Relaxed);
         let mut state = self.lock();
         if state.failed {
             return;
@@ -349,6 +355,11 @@ impl Drop for Ticket {
             write_reply(None, b"Bad Request: internal error", &mut bytes);
         }
         let bad = self.requests as u64;
-        self.outbox.complete(self.seq, self.requests, (bytes, bad));
+        let output = JobOutput {
+            bytes,
+            bad,
+            timed_out: 0,
+        };
+        self.outbox.complete(self.seq, self.requests, output);
     }
 }

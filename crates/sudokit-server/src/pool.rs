@@ -21,11 +21,19 @@ use std::time::{Duration, Instant};
 /// yielding its core to any other thread that wants it.
 const SPIN_TIME: Duration = Duration::from_micros(100);
 
-use crate::protocol::{split_id, write_reply, Workspace};
+use crate::protocol::{split_id, write_reply, ReplyKind, Workspace};
 
 /// A job's result: the replies to its lines, concatenated in order, and how
-/// many of them were `Bad Request`.
-pub type JobOutput = (Vec<u8>, u64);
+/// many were of the kinds the counters track.
+#[derive(Debug, Default)]
+pub struct JobOutput {
+    /// The replies, each ending in `\r\n`.
+    pub bytes: Vec<u8>,
+    /// Replies `Bad Request: …`.
+    pub bad: u64,
+    /// Replies `Timeout`.
+    pub timed_out: u64,
+}
 
 /// Where a job's replies go (a connection's [`crate::outbox::Ticket`]). A
 /// receiver dropped without [`Deliver::deliver`] (a worker failed) must still
@@ -51,23 +59,28 @@ impl Job {
     /// bug, never expected) is answered `[id:]Bad Request: internal error`
     /// with a fresh workspace, and the other lines are answered as usual.
     fn run(self, workspace: &mut Workspace) {
-        let mut out = Vec::with_capacity(self.requests * 96);
-        let mut bad = 0;
+        let mut out = JobOutput {
+            bytes: Vec::with_capacity(self.requests * 96),
+            ..JobOutput::default()
+        };
         for line in self.lines.split_inclusive(|&b| b == b'\n') {
             let line = line.strip_suffix(b"\n").unwrap_or(line);
-            let mark = out.len();
-            let answer = AssertUnwindSafe(|| workspace.respond(line, &mut out));
-            bad += match std::panic::catch_unwind(answer) {
-                Ok(was_bad) => u64::from(was_bad),
+            let mark = out.bytes.len();
+            let answer = AssertUnwindSafe(|| workspace.respond(line, &mut out.bytes));
+            match std::panic::catch_unwind(answer) {
+                Ok(ReplyKind::Answered) => {}
+                Ok(ReplyKind::Bad) => out.bad += 1,
+                Ok(ReplyKind::GaveUp) => out.timed_out += 1,
                 Err(_) => {
-                    out.truncate(mark);
-                    *workspace = Workspace::new();
-                    write_reply(split_id(line).0, b"Bad Request: internal error", &mut out);
-                    1
+                    out.bytes.truncate(mark);
+                    *workspace = workspace.fresh();
+                    let id = split_id(line).0;
+                    write_reply(id, b"Bad Request: internal error", &mut out.bytes);
+                    out.bad += 1;
                 }
-            };
+            }
         }
-        self.reply.deliver((out, bad));
+        self.reply.deliver(out);
     }
 }
 
@@ -111,8 +124,13 @@ pub struct Pool {
 
 impl Pool {
     /// Starts `threads` workers (at least one) whose queue holds at most
-    /// `bound` requests.
-    pub fn new(threads: usize, bound: usize) -> std::io::Result<Pool> {
+    /// `bound` requests; a Sudoku still unsolved after `solve_timeout` is
+    /// answered `Timeout`.
+    pub fn new(
+        threads: usize,
+        bound: usize,
+        solve_timeout: Option<Duration>,
+    ) -> std::io::Result<Pool> {
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
                 jobs: VecDeque::new(),
@@ -129,7 +147,7 @@ impl Pool {
                 let shared = Arc::clone(&shared);
                 std::thread::Builder::new()
                     .name(format!("sudokit-worker-{i}"))
-                    .spawn(move || work(&shared))
+                    .spawn(move || work(&shared, solve_timeout))
             })
             .collect::<std::io::Result<Vec<_>>>()?;
         Ok(Pool { shared, threads })
@@ -190,8 +208,8 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
 
 /// A worker's loop: take the oldest job, run it, until the pool closes and the
 /// queue is empty.
-fn work(shared: &Shared) {
-    let mut workspace = Workspace::new();
+fn work(shared: &Shared, solve_timeout: Option<Duration>) {
+    let mut workspace = Workspace::with_solve_timeout(solve_timeout);
     loop {
         let mut state = lock(&shared.state);
         let mut looked = false;
@@ -224,7 +242,7 @@ fn work(shared: &Shared) {
         // and its connection answers for it.
         let run = AssertUnwindSafe(|| job.run(&mut workspace));
         if std::panic::catch_unwind(run).is_err() {
-            workspace = Workspace::new();
+            workspace = workspace.fresh();
         }
     }
 }
@@ -260,20 +278,20 @@ mod tests {
 
     #[test]
     fn answers_every_line_of_a_job_in_order() {
-        let pool = Pool::new(2, 10).unwrap();
+        let pool = Pool::new(2, 10, None).unwrap();
         let (first, rx) = job("a:123456780\nb:1 2 3\nc:1 2 3 4 5 6 7 x 8\n");
         assert!(pool.submit(first).is_ok());
-        let (out, bad) = rx.recv().unwrap();
+        let out = rx.recv().unwrap();
         assert_eq!(
-            String::from_utf8(out).unwrap(),
+            String::from_utf8(out.bytes).unwrap(),
             "a:\r\nb:Bad Request: 3 tiles, expected 9 (8-puzzle) or 16 (15-puzzle)\r\nc:r\r\n"
         );
-        assert_eq!(bad, 1);
+        assert_eq!((out.bad, out.timed_out), (1, 0));
     }
 
     #[test]
     fn refuses_jobs_past_the_bound_and_hands_them_back() {
-        let pool = Pool::new(1, 2).unwrap();
+        let pool = Pool::new(1, 2, None).unwrap();
         let (big, _rx) = job("1\n2\n3\n");
         let Err(QueueFull(back)) = pool.submit(big) else {
             panic!("three requests cannot fit a queue of two");
@@ -281,7 +299,7 @@ mod tests {
         assert_eq!(back.requests, 3);
         let (small, rx) = job("123456780\n");
         assert!(pool.submit(small).is_ok());
-        assert_eq!(rx.recv().unwrap().0, b"\r\n");
+        assert_eq!(rx.recv().unwrap().bytes, b"\r\n");
         assert_eq!(pool.depth(), 0);
     }
 }

@@ -20,6 +20,7 @@
 //! thread that keeps one answers every request without allocating per puzzle.
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use sudokit::grid::Shape;
 use sudokit::parse::{Alphabet, FormatSpec, DEFAULT_SYMBOLS};
@@ -34,6 +35,9 @@ pub const NO_SOLUTION: &str = "NoSolution";
 
 /// The answer when the server will not take more work (muduo's spelling).
 pub const SERVER_TOO_BUSY: &str = "ServerTooBusy";
+
+/// The answer when solving took longer than the server's solve timeout.
+pub const TIMEOUT: &str = "Timeout";
 
 /// The answer to a sliding puzzle whose goal cannot be reached.
 pub const UNSOLVABLE: &str = "unsolvable";
@@ -96,18 +100,25 @@ pub enum Answer {
     Solved(Vec<u8>),
     /// A malformed request, with the reason.
     Bad(String),
+    /// The solve timeout passed before the answer was found.
+    GaveUp,
 }
 
 impl Answer {
-    /// Whether this answers a malformed request.
-    pub fn is_bad(&self) -> bool {
-        matches!(self, Answer::Bad(_))
+    /// What kind of reply this is, for the counters.
+    pub fn kind(&self) -> ReplyKind {
+        match self {
+            Answer::Solved(_) => ReplyKind::Answered,
+            Answer::Bad(_) => ReplyKind::Bad,
+            Answer::GaveUp => ReplyKind::GaveUp,
+        }
     }
 
     /// Appends the reply line for a request with id `id` to `out`.
     pub fn write(&self, id: Option<&[u8]>, out: &mut Vec<u8>) {
         match self {
             Answer::Solved(text) => write_reply(id, text, out),
+            Answer::GaveUp => write_reply(id, TIMEOUT.as_bytes(), out),
             Answer::Bad(reason) => {
                 let mut text = Vec::with_capacity(BAD_REQUEST.len() + reason.len());
                 text.extend_from_slice(BAD_REQUEST.as_bytes());
@@ -118,29 +129,58 @@ impl Answer {
     }
 }
 
-/// A worker's reusable state: one solver per Sudoku shape met so far, and the
-/// cell buffers.
+/// What kind of reply a request got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplyKind {
+    /// A solution, `NoSolution`, moves or `unsolvable`.
+    Answered,
+    /// `Bad Request: …`.
+    Bad,
+    /// `Timeout`.
+    GaveUp,
+}
+
+/// A worker's reusable state: one solver per Sudoku shape met so far, the
+/// cell buffers, and how long one Sudoku may take.
 #[derive(Default)]
 pub struct Workspace {
     solvers: HashMap<Shape, Box<dyn Solver>>,
     givens: Vec<u8>,
     solution: Vec<u8>,
+    solve_timeout: Option<Duration>,
 }
 
 impl Workspace {
-    /// An empty workspace; solvers are made on first use of each shape.
+    /// An empty workspace without a solve timeout; solvers are made on first
+    /// use of each shape.
     pub fn new() -> Workspace {
         Workspace::default()
     }
 
+    /// An empty workspace that answers `Timeout` to a Sudoku still unsolved
+    /// after `timeout` (`None`: no limit). Only the general engine (grids
+    /// other than 9×9 and beyond 64 cells) can take that long; sliding
+    /// puzzles are not bounded (the 15-puzzle's worst case is seconds).
+    pub fn with_solve_timeout(timeout: Option<Duration>) -> Workspace {
+        Workspace {
+            solve_timeout: timeout,
+            ..Workspace::default()
+        }
+    }
+
+    /// A new workspace with this one's settings (after a solver failed).
+    pub fn fresh(&self) -> Workspace {
+        Workspace::with_solve_timeout(self.solve_timeout)
+    }
+
     /// Answers one request line (without its line ending) and appends the
-    /// reply, line ending included, to `out`. Returns whether the request was
-    /// malformed.
-    pub fn respond(&mut self, line: &[u8], out: &mut Vec<u8>) -> bool {
+    /// reply, line ending included, to `out`. Returns what kind of reply it
+    /// was.
+    pub fn respond(&mut self, line: &[u8], out: &mut Vec<u8>) -> ReplyKind {
         let (id, body) = split_id(line);
         let answer = self.answer(body);
         answer.write(id, out);
-        answer.is_bad()
+        answer.kind()
     }
 
     /// The answer to one request body.
@@ -184,7 +224,16 @@ impl Workspace {
             .solvers
             .entry(shape)
             .or_insert_with(|| solver_for(shape));
-        let outcome = solver.solve(&self.givens, 1, Some(&mut self.solution));
+        let outcome = match self.solve_timeout {
+            None => solver.solve(&self.givens, 1, Some(&mut self.solution)),
+            Some(timeout) => {
+                let deadline = Instant::now() + timeout;
+                match solver.solve_until(&self.givens, 1, Some(&mut self.solution), deadline) {
+                    Some(outcome) => outcome,
+                    None => return Answer::GaveUp,
+                }
+            }
+        };
         if outcome.solutions == 0 {
             return Answer::Solved(NO_SOLUTION.as_bytes().to_vec());
         }
@@ -308,6 +357,33 @@ mod tests {
             assert!(out.ends_with(b"\r\n"));
             assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 1);
         }
+    }
+
+    #[test]
+    fn gives_up_after_the_solve_timeout() {
+        // Solving the empty 25×25 grid takes thousands of guesses.
+        let empty = ".".repeat(625);
+        let mut out = Vec::new();
+        let mut hurried = Workspace::with_solve_timeout(Some(Duration::ZERO));
+        assert_eq!(
+            hurried.respond(format!("t:{empty}").as_bytes(), &mut out),
+            ReplyKind::GaveUp
+        );
+        assert_eq!(out, b"t:Timeout\r\n");
+        // The 9×9 engine always finishes, whatever the timeout.
+        out.clear();
+        assert_eq!(
+            hurried.respond(PUZZLE.as_bytes(), &mut out),
+            ReplyKind::Answered
+        );
+        assert_eq!(out, format!("{SOLUTION}\r\n").as_bytes());
+        out.clear();
+        let patient = &mut Workspace::with_solve_timeout(Some(Duration::from_secs(600)));
+        assert_eq!(
+            patient.respond(empty.as_bytes(), &mut out),
+            ReplyKind::Answered
+        );
+        assert_eq!(out.len(), 627);
     }
 
     #[test]

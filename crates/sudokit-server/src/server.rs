@@ -33,6 +33,9 @@ pub struct Config {
     pub pending_bound: usize,
     /// A connection that does nothing this long is closed.
     pub idle_timeout: Duration,
+    /// A Sudoku still unsolved after this long is answered `Timeout`
+    /// (`None`: no limit), so that no request holds a worker indefinitely.
+    pub solve_timeout: Option<Duration>,
     /// Where to serve Prometheus metrics at `/metrics`, if anywhere.
     pub metrics: Option<SocketAddr>,
 }
@@ -46,6 +49,7 @@ impl Default for Config {
             queue_bound: 100_000,
             pending_bound: 10_000,
             idle_timeout: Duration::from_secs(300),
+            solve_timeout: Some(Duration::from_secs(10)),
             metrics: None,
         }
     }
@@ -97,7 +101,11 @@ impl Server {
             listener,
             metrics_listener,
         } = self;
-        let pool = Arc::new(Pool::new(config.workers, config.queue_bound)?);
+        let pool = Arc::new(Pool::new(
+            config.workers,
+            config.queue_bound,
+            config.solve_timeout,
+        )?);
         let metrics = Metrics::new();
         let trigger = Trigger::new();
         let drain = Drain::new();

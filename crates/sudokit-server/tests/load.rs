@@ -69,7 +69,10 @@ async fn closed_loop_checks_every_answer() {
     let text = report.to_string();
     assert!(text.contains("requests/s"));
     assert!(text.contains("p99.9"));
-    assert!(text.contains("700 ok, 0 wrong, 0 busy, 0 errors"), "{text}");
+    assert!(
+        text.contains("700 ok, 0 wrong, 0 busy, 0 timeout, 0 errors"),
+        "{text}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -556,6 +556,46 @@ async fn serves_prometheus_metrics() {
     server.shutdown().await;
 }
 
+/// A Sudoku the solver cannot finish within the solve timeout is answered
+/// `Timeout`, counted, and the connection and the worker go on serving.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_timeout_past_the_solve_timeout() {
+    let server = Running::start(Config {
+        workers: 1,
+        // Zero: the general engine gives up at its first look at the clock.
+        solve_timeout: Some(Duration::ZERO),
+        metrics: Some("127.0.0.1:0".parse().unwrap()),
+        ..Config::default()
+    })
+    .await;
+    let mut client = Client::connect(server.addr).await;
+    let empty25 = ".".repeat(625);
+    assert_eq!(
+        client.ask(&format!("big:{empty25}")).await,
+        "big:Timeout\r\n"
+    );
+    // 9×9 puzzles never time out (their engine's worst case is bounded).
+    let reply = client.ask(&format!("nine:{PUZZLE}")).await;
+    assert_eq!(reply, format!("nine:{SOLUTION}\r\n"));
+    let mut response = String::new();
+    for _ in 0..100 {
+        response = scrape(server.metrics.unwrap()).await;
+        if response.contains("sudokit_responses_total 2\n") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        response.contains("sudokit_timeouts_total 1\n"),
+        "{response}"
+    );
+    assert!(
+        response.contains("sudokit_bad_requests_total 0\n"),
+        "{response}"
+    );
+    server.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn survives_random_bytes() {
     let server = Running::default().await;

@@ -146,3 +146,34 @@ fn contradicting_givens_have_no_solution() {
     assert_eq!(GeneralSolver::new(s).status(&p, None), Status::None);
     assert_eq!(ReferenceSolver::new(s).status(&p, None), Status::None);
 }
+
+/// A deadline-bound search gives up on a search that outlasts it, and agrees
+/// with the unbounded search when it has time; the 9×9 engine (bounded worst
+/// case) never gives up.
+#[test]
+fn solve_until_gives_up_only_after_its_deadline() {
+    use std::time::{Duration, Instant};
+    let s = shape(3, 3);
+    let empty = vec![0; 81];
+    let mut general = GeneralSolver::new(s);
+    // Counting 10,000 completions of the empty grid takes far more than the
+    // guesses between two looks at the clock.
+    assert_eq!(
+        general.solve_until(&empty, 10_000, None, Instant::now()),
+        None
+    );
+    let far = Instant::now() + Duration::from_secs(3600);
+    assert_eq!(
+        general.solve_until(&empty, 10_000, None, far),
+        Some(general.solve(&empty, 10_000, None))
+    );
+    let mut fast = sudokit::solver::solver_for(s);
+    let mut solution = vec![0; 81];
+    let outcome = fast
+        .solve_until(&empty, 1, Some(&mut solution), Instant::now())
+        .expect("the 9x9 engine finishes whatever the deadline");
+    assert_eq!(outcome.solutions, 1);
+    assert!(Puzzle::new(s, empty.clone())
+        .unwrap()
+        .is_solved_by(&Puzzle::new(s, solution).unwrap()));
+}

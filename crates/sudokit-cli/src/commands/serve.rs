@@ -34,6 +34,11 @@ pub struct ServeArgs {
     /// Close a connection after this many seconds without traffic.
     #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
     pub idle_timeout: f64,
+    /// Answer `Timeout` to a Sudoku still unsolved after this many seconds
+    /// (0: no limit); only grids other than 9×9 and beyond 64 cells can take
+    /// that long.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub solve_timeout: f64,
     /// Serve Prometheus metrics over HTTP at ADDR/metrics.
     #[arg(long, value_name = "ADDR")]
     pub metrics: Option<SocketAddr>,
@@ -48,10 +53,13 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         .with_max_level(args.log)
         .with_writer(std::io::stderr)
         .init();
-    anyhow::ensure!(
-        args.idle_timeout.is_finite() && args.idle_timeout > 0.0,
-        "--idle-timeout must be a positive number of seconds"
-    );
+    let idle_timeout = Duration::try_from_secs_f64(args.idle_timeout)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| anyhow::anyhow!("--idle-timeout must be a positive number of seconds"))?;
+    let solve_timeout = Duration::try_from_secs_f64(args.solve_timeout).map_err(|_| {
+        anyhow::anyhow!("--solve-timeout must be a number of seconds, 0 for no limit")
+    })?;
     let defaults = Config::default();
     let cores = defaults.workers;
     let config = Config {
@@ -60,7 +68,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         max_connections: args.max_connections,
         queue_bound: args.queue_bound,
         pending_bound: args.pending_bound,
-        idle_timeout: Duration::from_secs_f64(args.idle_timeout),
+        idle_timeout,
+        solve_timeout: (!solve_timeout.is_zero()).then_some(solve_timeout),
         metrics: args.metrics,
     };
     let io_threads = args.io_threads.map_or((cores / 4).max(1), usize::from);

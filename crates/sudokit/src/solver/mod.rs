@@ -71,6 +71,22 @@ pub trait Solver: Send {
     /// Counts solutions of `givens` up to `limit`; see the trait docs.
     fn solve(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome;
 
+    /// As [`Solver::solve`], but gives up (`None`) once `deadline` has passed,
+    /// so that a service can bound the time one request takes. Engines whose
+    /// worst case is a fraction of a second (the 9×9 and small-grid engines)
+    /// keep this default, which never gives up; the general engine, whose
+    /// search on large sparse grids can run for minutes, checks the clock.
+    fn solve_until(
+        &mut self,
+        givens: &[u8],
+        limit: u64,
+        solution: Option<&mut [u8]>,
+        deadline: std::time::Instant,
+    ) -> Option<Outcome> {
+        let _ = deadline;
+        Some(self.solve(givens, limit, solution))
+    }
+
     /// Unique, none or multiple: the solution count with limit 2.
     fn status(&mut self, givens: &[u8], solution: Option<&mut [u8]>) -> Status {
         Status::from_count(self.solve(givens, 2, solution).solutions)

@@ -19,6 +19,11 @@ use super::mask::Mask;
 use crate::grid::{Geometry, Shape};
 use crate::solver::Outcome;
 
+/// How many guesses a deadline-bound search makes between looks at the
+/// clock: a guess on a large grid costs microseconds, a clock read tens of
+/// nanoseconds, so the check is free and the overshoot small.
+pub(super) const GUESSES_PER_CHECK: u64 = 64;
+
 /// What one round of propagation left: a contradiction, a complete grid, or a
 /// cell to branch on.
 pub(super) enum Step<M> {
@@ -419,14 +424,30 @@ impl<M: Mask> Engine<M> {
     pub(super) fn search(
         &mut self,
         limit: u64,
+        solution: Option<&mut [u8]>,
+        choose: impl FnMut(M) -> u32,
+    ) -> Outcome {
+        self.search_until(limit, solution, choose, || false)
+            .unwrap_or_default()
+    }
+
+    /// As [`Engine::search`], but asks `give_up` every
+    /// [`GUESSES_PER_CHECK`] guesses whether to stop, and then returns `None`.
+    pub(super) fn search_until(
+        &mut self,
+        limit: u64,
         mut solution: Option<&mut [u8]>,
         mut choose: impl FnMut(M) -> u32,
-    ) -> Outcome {
+        mut give_up: impl FnMut() -> bool,
+    ) -> Option<Outcome> {
         let mut outcome = Outcome::default();
         loop {
             match self.step() {
                 Step::Branch(cell, digits) => {
                     outcome.guesses += 1;
+                    if outcome.guesses % GUESSES_PER_CHECK == 0 && give_up() {
+                        return None;
+                    }
                     let choice = choose(digits);
                     self.branch(cell, choice);
                     continue;
@@ -437,13 +458,13 @@ impl<M: Mask> Engine<M> {
                         self.write_grid(out);
                     }
                     if outcome.solutions >= limit {
-                        return outcome;
+                        return Some(outcome);
                     }
                 }
                 Step::Contradiction => {}
             }
             if !self.backtrack() {
-                return outcome;
+                return Some(outcome);
             }
         }
     }

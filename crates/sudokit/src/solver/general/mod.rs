@@ -133,4 +133,18 @@ impl Solver for GeneralSolver {
             engine.search(limit.max(1), solution, |set| set.lowest())
         })
     }
+
+    fn solve_until(
+        &mut self,
+        givens: &[u8],
+        limit: u64,
+        solution: Option<&mut [u8]>,
+        deadline: std::time::Instant,
+    ) -> Option<Outcome> {
+        let past_deadline = || std::time::Instant::now() >= deadline;
+        dispatch!(self, engine => {
+            engine.load(givens);
+            engine.search_until(limit.max(1), solution, |set| set.lowest(), past_deadline)
+        })
+    }
 }
