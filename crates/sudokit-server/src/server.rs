@@ -185,32 +185,34 @@ impl Server {
     }
 }
 
-/// Resolves on SIGINT (Ctrl-C) or, on Unix, SIGTERM.
-pub async fn shutdown_signal() {
-    let interrupt = async {
-        if let Err(error) = tokio::signal::ctrl_c().await {
-            tracing::error!(%error, "cannot listen for SIGINT");
-            std::future::pending::<()>().await;
-        }
-    };
+/// Installs the SIGINT and (on Unix) SIGTERM handlers now, and returns a
+/// future that resolves when either signal arrives. Installing before the
+/// server announces itself means a signal sent right after start-up still
+/// shuts it down gracefully instead of killing it.
+pub fn shutdown_signal() -> std::io::Result<impl Future<Output = ()>> {
     #[cfg(unix)]
-    let terminate = async {
+    {
         use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut sigterm) => {
-                sigterm.recv().await;
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let mut terminate = signal(SignalKind::terminate())?;
+        Ok(async move {
+            tokio::select! {
+                _ = interrupt.recv() => tracing::info!("SIGINT received"),
+                _ = terminate.recv() => tracing::info!("SIGTERM received"),
             }
-            Err(error) => {
-                tracing::error!(%error, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
-            }
-        }
-    };
+        })
+    }
     #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => tracing::info!("SIGINT received"),
-        () = terminate => tracing::info!("SIGTERM received"),
+    {
+        Ok(async {
+            match tokio::signal::ctrl_c().await {
+                Ok(()) => tracing::info!("SIGINT received"),
+                Err(error) => {
+                    tracing::error!(%error, "cannot listen for SIGINT");
+                    std::future::pending::<()>().await;
+                }
+            }
+        })
     }
 }
 
@@ -223,10 +225,11 @@ pub fn serve_until_signal(config: Config, io_threads: usize) -> std::io::Result<
         .enable_all()
         .build()?;
     runtime.block_on(async {
+        let signal = shutdown_signal()?;
         let server = Server::bind(config).await?;
         if let Some(addr) = server.metrics_addr() {
             tracing::info!(%addr, "metrics at http://{addr}/metrics");
         }
-        server.run(shutdown_signal()).await
+        server.run(signal).await
     })
 }
