@@ -38,6 +38,9 @@ pub struct Config {
     pub solve_timeout: Option<Duration>,
     /// Where to serve Prometheus metrics at `/metrics`, if anywhere.
     pub metrics: Option<SocketAddr>,
+    /// Build the sliding-puzzle tables at start-up, on a thread of their own,
+    /// rather than on the first request that needs them.
+    pub warm_up: bool,
 }
 
 impl Default for Config {
@@ -50,6 +53,7 @@ impl Default for Config {
             pending_bound: 10_000,
             idle_timeout: Duration::from_secs(300),
             solve_timeout: Some(Duration::from_secs(10)),
+            warm_up: true,
             metrics: None,
         }
     }
@@ -101,6 +105,9 @@ impl Server {
             listener,
             metrics_listener,
         } = self;
+        if config.warm_up {
+            warm_up_slide_tables();
+        }
         let pool = Arc::new(Pool::new(
             config.workers,
             config.queue_bound,
@@ -182,6 +189,25 @@ impl Server {
             .map_err(std::io::Error::other)?;
         tracing::info!("stopped");
         Ok(())
+    }
+}
+
+/// Builds the sliding-puzzle tables on a background thread and logs when they
+/// are ready; a 15-puzzle request that comes earlier waits for them.
+fn warm_up_slide_tables() {
+    let spawned = std::thread::Builder::new()
+        .name("sudokit-warm-up".to_string())
+        .spawn(|| {
+            let start = std::time::Instant::now();
+            let databases = sudokit::slide::warm_up();
+            tracing::info!(
+                databases = databases.name(),
+                seconds = format!("{:.2}", start.elapsed().as_secs_f64()),
+                "sliding-puzzle tables ready"
+            );
+        });
+    if let Err(error) = spawned {
+        tracing::warn!(%error, "cannot warm up the sliding-puzzle tables; first use will");
     }
 }
 

@@ -39,6 +39,10 @@ pub struct ServeArgs {
     /// that long.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub solve_timeout: f64,
+    /// Do not build the sliding-puzzle tables at start-up (the first
+    /// 15-puzzle request then waits for them: seconds).
+    #[arg(long)]
+    pub no_warm_up: bool,
     /// Serve Prometheus metrics over HTTP at ADDR/metrics.
     #[arg(long, value_name = "ADDR")]
     pub metrics: Option<SocketAddr>,
@@ -71,6 +75,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         idle_timeout,
         solve_timeout: (!solve_timeout.is_zero()).then_some(solve_timeout),
         metrics: args.metrics,
+        warm_up: !args.no_warm_up,
     };
     let io_threads = args.io_threads.map_or((cores / 4).max(1), usize::from);
     server::serve_until_signal(config, io_threads)?;

@@ -136,10 +136,24 @@ impl Default for SlideSolver {
     }
 }
 
-/// Solves with a process-wide [`SlideSolver::default`], shared by all threads.
-pub fn solve(board: &Board, goal: Goal) -> Outcome {
+/// The process-wide [`SlideSolver::default`], shared by all threads.
+fn shared() -> &'static SlideSolver {
     static SHARED: OnceLock<SlideSolver> = OnceLock::new();
-    SHARED.get_or_init(SlideSolver::default).solve(board, goal)
+    SHARED.get_or_init(SlideSolver::default)
+}
+
+/// Solves with the process-wide [`SlideSolver::default`].
+pub fn solve(board: &Board, goal: Goal) -> Outcome {
+    shared().solve(board, goal)
+}
+
+/// Builds (or loads from the cache) the process-wide solver's tables now, so
+/// that the first request for a 15-puzzle does not wait seconds for them (a
+/// service calls this at start-up, on a thread of its own). Returns the
+/// 15-puzzle databases in use.
+pub fn warm_up() -> Databases {
+    eight::table();
+    shared().fifteen().databases()
 }
 
 /// The answer to one request body, as the CLI and the solving service print
@@ -150,4 +164,20 @@ pub fn answer(body: &str, goal: Goal) -> Result<String, ParseError> {
         Outcome::Solved(solution) => moves_to_string(&solution.moves),
         Outcome::Unsolvable => "unsolvable".to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Warming up builds the shared solver's tables, so later requests find
+    /// them ready.
+    #[test]
+    fn warm_up_builds_the_shared_tables() {
+        let databases = warm_up();
+        let built = shared()
+            .built_fifteen()
+            .expect("the 15-puzzle databases are built");
+        assert_eq!(built.databases(), databases);
+    }
 }
