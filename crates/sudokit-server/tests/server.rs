@@ -509,6 +509,21 @@ async fn scrape(addr: SocketAddr) -> String {
     response
 }
 
+/// The metrics page once `replies` replies are counted as written (a reply can
+/// reach the client a moment before its write is counted), or after a second.
+async fn scrape_once_written(addr: SocketAddr, replies: u64) -> String {
+    let written = format!("sudokit_responses_total {replies}\n");
+    let mut response = String::new();
+    for _ in 0..100 {
+        response = scrape(addr).await;
+        if response.contains(&written) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    response
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serves_prometheus_metrics() {
     let server = Running::start(Config {
@@ -521,15 +536,7 @@ async fn serves_prometheus_metrics() {
     client.ask(&format!("1:{PUZZLE}")).await;
     client.ask("2:nonsense").await;
     client.ask("3:2 3 4 1 5 x 7 6 8").await;
-    // The reply can reach the client a moment before its write is counted.
-    let mut response = String::new();
-    for _ in 0..100 {
-        response = scrape(server.metrics.unwrap()).await;
-        if response.contains("sudokit_responses_total 3\n") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let response = scrape_once_written(server.metrics.unwrap(), 3).await;
     assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
     assert!(response.contains("text/plain; version=0.0.4"));
     for expected in [
@@ -577,14 +584,7 @@ async fn answers_timeout_past_the_solve_timeout() {
     // 9×9 puzzles never time out (their engine's worst case is bounded).
     let reply = client.ask(&format!("nine:{PUZZLE}")).await;
     assert_eq!(reply, format!("nine:{SOLUTION}\r\n"));
-    let mut response = String::new();
-    for _ in 0..100 {
-        response = scrape(server.metrics.unwrap()).await;
-        if response.contains("sudokit_responses_total 2\n") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let response = scrape_once_written(server.metrics.unwrap(), 2).await;
     assert!(
         response.contains("sudokit_timeouts_total 1\n"),
         "{response}"
