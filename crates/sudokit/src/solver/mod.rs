@@ -81,9 +81,8 @@ pub trait Solver: Send {
         givens: &[u8],
         limit: u64,
         solution: Option<&mut [u8]>,
-        deadline: std::time::Instant,
+        _deadline: std::time::Instant,
     ) -> Option<Outcome> {
-        let _ = deadline;
         Some(self.solve(givens, limit, solution))
     }
 
