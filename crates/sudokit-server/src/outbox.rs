@@ -12,7 +12,10 @@
 //! is writable and writes the rest; until then workers only fill their slots.
 //!
 //! Solving still never happens on an I/O thread; what moves to the workers
-//! is the one non-blocking `write` per finished job.
+//! is the one non-blocking `write` per finished job. The write is made
+//! without the lock held (one thread at a time is the writer), so the I/O task
+//! can queue the client's next request while the reply is still in the
+//! kernel.
 
 use std::collections::VecDeque;
 use std::io::ErrorKind;
@@ -73,12 +76,13 @@ struct State {
     base: u64,
     /// Requests in `slots`.
     pending: usize,
-    /// Reply bytes gathered for writing.
+    /// Reply bytes gathered for writing and not handed to a writer.
     output: Vec<u8>,
-    /// How much of `output` has been written.
-    written: usize,
-    /// Replies in `output` not yet counted as written.
+    /// Replies in `output`.
     output_replies: u64,
+    /// A thread is writing bytes it took from `output` (without the lock);
+    /// it gathers and writes again before it clears this.
+    writing: bool,
     /// The socket's buffer was full; only the I/O task writes until it drains.
     blocked: bool,
     /// A write failed, or the connection is closing: later replies are dropped.
@@ -126,8 +130,8 @@ impl Outbox {
                 base: 0,
                 pending: 0,
                 output: Vec::new(),
-                written: 0,
                 output_replies: 0,
+                writing: false,
                 blocked: false,
                 failed: false,
                 interest: Interest::default(),
@@ -154,7 +158,7 @@ impl Outbox {
         state.interest = interest;
         View {
             pending: state.pending,
-            drained: state.slots.is_empty() && state.output.is_empty(),
+            drained: state.is_drained(),
             waiting: state
                 .slots
                 .iter()
@@ -187,7 +191,7 @@ impl Outbox {
         state.pending += requests;
         state.slots.push_back(Slot::Ready { bytes, requests });
         if !state.blocked && !state.failed {
-            self.flush(&mut state);
+            drop(self.flush(state));
         }
     }
 
@@ -198,9 +202,8 @@ impl Outbox {
         if state.failed {
             return;
         }
-        if self.flush(&mut state) == Flush::Done {
-            state.blocked = false;
-        }
+        state.blocked = false;
+        drop(self.flush(state));
     }
 
     /// Marks the connection finished: replies still to come are dropped.
@@ -238,19 +241,20 @@ impl Outbox {
                 *slot = Slot::Ready { bytes, requests };
             }
         }
-        if index == 0 && !state.blocked {
-            let before = (state.blocked, state.failed);
-            self.flush(&mut state);
-            let after = (state.blocked, state.failed);
-            if before != after {
+        let state = if index == 0 && !state.blocked {
+            let (state, flush) = self.flush(state);
+            if flush != Flush::Done {
                 drop(state);
                 self.wake.notify_one();
                 return;
             }
-        }
+            state
+        } else {
+            state
+        };
         let interest = state.interest;
         let wake = interest.resume_below.is_some_and(|b| state.pending < b)
-            || (interest.drained && state.slots.is_empty() && state.output.is_empty());
+            || (interest.drained && state.is_drained());
         drop(state);
         if wake {
             self.wake.notify_one();
@@ -259,36 +263,78 @@ impl Outbox {
 
     /// Gathers ready slots from the front into the output and writes until
     /// everything ready is written, the socket blocks, or it fails (setting
-    /// `blocked` or `failed`).
-    fn flush(&self, state: &mut State) -> Flush {
+    /// `blocked` or `failed`). The lock is released during each write; if
+    /// another thread is the writer already, it returns at once: that writer
+    /// gathers again before it stops. Returns the lock and how it ended
+    /// ([`Flush::Done`] also when another thread writes).
+    fn flush<'a>(&'a self, mut state: MutexGuard<'a, State>) -> (MutexGuard<'a, State>, Flush) {
+        if state.writing {
+            return (state, Flush::Done);
+        }
+        state.writing = true;
         loop {
             state.gather();
             if state.output.is_empty() {
-                return Flush::Done;
+                state.writing = false;
+                return (state, Flush::Done);
             }
-            match self.stream.try_write(&state.output[state.written..]) {
-                Ok(0) => {}
-                Ok(n) => {
-                    state.written += n;
+            let mut bytes = std::mem::take(&mut state.output);
+            let replies = std::mem::take(&mut state.output_replies);
+            drop(state);
+            let result = self.write_some(&bytes);
+            state = self.lock();
+            let flush = match result {
+                Ok(written) if written == bytes.len() => {
                     state.last_write = Instant::now();
-                    if state.written == state.output.len() {
-                        state.output.clear();
-                        state.written = 0;
-                        let replies = std::mem::take(&mut state.output_replies);
-                        self.metrics.responses.fetch_add(replies, Ordering::Relaxed);
+                    self.metrics.responses.fetch_add(replies, Ordering::Relaxed);
+                    if state.output.is_empty() {
+                        // Keep the allocation for the next replies.
+                        bytes.clear();
+                        state.output = bytes;
                     }
                     continue;
                 }
-                Err(error) if error.kind() == ErrorKind::WouldBlock => {
+                Ok(written) => {
+                    if written > 0 {
+                        state.last_write = Instant::now();
+                    }
+                    // What is left goes back in front of what was gathered
+                    // meanwhile.
+                    bytes.drain(..written);
+                    bytes.extend_from_slice(&state.output);
+                    state.output = bytes;
+                    state.output_replies += replies;
                     state.blocked = true;
-                    return Flush::Blocked;
+                    Flush::Blocked
                 }
-                Err(error) if error.kind() == ErrorKind::Interrupted => continue,
-                Err(error) => tracing::debug!(%error, "write failed"),
-            }
-            state.failed = true;
-            return Flush::Failed;
+                Err(()) => {
+                    state.failed = true;
+                    Flush::Failed
+                }
+            };
+            state.writing = false;
+            return (state, flush);
         }
+    }
+
+    /// Writes `bytes` without blocking until they are all written or the
+    /// socket's buffer is full; returns how many were written, or `Err` if
+    /// the socket failed.
+    fn write_some(&self, bytes: &[u8]) -> Result<usize, ()> {
+        let mut written = 0;
+        while written < bytes.len() {
+            match self.stream.try_write(&bytes[written..]) {
+                Ok(0) => return Err(()),
+                Ok(n) => written += n,
+                Err(error) if error.kind() == ErrorKind::WouldBlock => break,
+                Err(error) if error.kind() == ErrorKind::Interrupted => {}
+                Err(error) => {
+                    tracing::debug!(%error, "write failed");
+                    return Err(());
+                }
+            }
+        }
+        Ok(written)
     }
 
     /// Locks the queue; no code under the lock can panic, so a poisoned lock
@@ -301,6 +347,11 @@ impl Outbox {
 }
 
 impl State {
+    /// No slot left, nothing gathered, and no write under way.
+    fn is_drained(&self) -> bool {
+        self.slots.is_empty() && self.output.is_empty() && !self.writing
+    }
+
     /// Moves ready slots from the front into the output, up to its high-water
     /// mark.
     fn gather(&mut self) {
