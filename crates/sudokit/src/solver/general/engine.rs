@@ -14,6 +14,16 @@
 //! level, plus the cell in `saved_cells`). Backtracking pops it. No recursion,
 //! and the buffers are kept between puzzles, so a solver allocates only while
 //! its stack grows to a new depth.
+//!
+//! ## Propagation is incremental
+//! Every change to a cell marks its three units; hidden singles and locked
+//! candidates look only at units marked since they last ran, so a guess on a
+//! large grid costs work near the cells it changed, not a scan of the grid.
+//!
+//! ## Restarts
+//! Searches for a few solutions (the analyzer's count up to 2) start over
+//! when a run passes its guess budget, in a random order with twice the
+//! budget (see [`Engine::search_until`]).
 
 use super::mask::Mask;
 use crate::grid::{Geometry, Shape};
@@ -23,6 +33,26 @@ use crate::solver::Outcome;
 /// clock: a guess on a large grid costs microseconds, a clock read tens of
 /// nanoseconds, so the check is free and the overshoot small.
 pub(super) const GUESSES_PER_CHECK: u64 = 64;
+
+/// Guesses the first (deterministic) run of a restarting search may make
+/// before it starts over; each later run may make twice as many as the one
+/// before. Almost every puzzle finishes within the first run.
+pub(super) const FIRST_RUN_GUESSES: u64 = 1 << 10;
+
+/// The largest solution limit searched with restarts (restarted runs find
+/// the same solutions again, so the ones found are kept to tell them apart).
+/// Larger limits, exact counts, search once.
+pub(super) const RESTART_LIMIT: u64 = 16;
+
+/// How a run of the search ended.
+enum RunEnd {
+    /// The run searched everything: this many solutions (at most the limit).
+    Complete(u64),
+    /// The run used up its guesses.
+    CutOff,
+    /// The caller gave up.
+    GaveUp,
+}
 
 /// What one round of propagation left: a contradiction, a complete grid, or a
 /// cell to branch on.
@@ -42,6 +72,45 @@ fn tally<M: Mask>(sets: impl Iterator<Item = M>) -> (M, M) {
     sets.fold((M::EMPTY, M::EMPTY), |(once, twice), set| {
         (once | set, twice | (once & set))
     })
+}
+
+/// A set of units (at most `3 · 64`), for the units whose cells changed
+/// since a rule last looked at them.
+#[derive(Clone, Copy, Debug, Default)]
+struct UnitSet([u64; 3]);
+
+impl UnitSet {
+    /// Every unit of a grid with `count` units.
+    fn all(count: usize) -> UnitSet {
+        let mut set = UnitSet::default();
+        for unit in 0..count {
+            set.insert(unit);
+        }
+        set
+    }
+
+    #[inline(always)]
+    fn insert(&mut self, unit: usize) {
+        self.0[unit / 64] |= 1 << (unit % 64);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0 == [0; 3]
+    }
+
+    /// The members, lowest first.
+    fn iter(self) -> impl Iterator<Item = usize> {
+        (0..3).flat_map(move |w| {
+            let mut bits = self.0[w];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + b
+                })
+            })
+        })
+    }
 }
 
 /// Which unit of a segment locked candidates clear.
@@ -146,10 +215,23 @@ pub(super) struct Engine<M: Mask> {
     segments: Segments,
     /// Scratch: the union of candidates over each segment.
     segment_union: Vec<M>,
+    /// Units with a cell changed since hidden singles last scanned them.
+    unscanned: UnitSet,
+    /// Units with a cell changed since locked candidates last looked at them.
+    unlocked: UnitSet,
     /// Saved states, `N²` sets per level.
     saved: Vec<M>,
     /// The branch cell of each saved level.
     saved_cells: Vec<u16>,
+    /// Where the search for a branch cell (and a bilocal unit) starts:
+    /// 0 in a deterministic run, random in restarted ones.
+    scan_start: usize,
+    /// Guesses the first run of a restarting search may make.
+    first_run_guesses: u64,
+    /// State of the generator that randomises restarted runs.
+    rng: u64,
+    /// Distinct solutions found so far, one grid of digits after another.
+    found: Vec<u8>,
 }
 
 impl<M: Mask> Engine<M> {
@@ -166,6 +248,8 @@ impl<M: Mask> Engine<M> {
         let segments = Segments::new(&geometry);
         Engine {
             segment_union: vec![M::EMPTY; segments.line.len()],
+            unscanned: UnitSet::default(),
+            unlocked: UnitSet::default(),
             segments,
             cell_units: (0..cells).map(|c| geometry.units_of(c)).collect(),
             shape,
@@ -177,7 +261,16 @@ impl<M: Mask> Engine<M> {
             queue: Vec::with_capacity(cells),
             saved: Vec::new(),
             saved_cells: Vec::new(),
+            scan_start: 0,
+            first_run_guesses: FIRST_RUN_GUESSES,
+            rng: 0,
+            found: Vec::new(),
         }
+    }
+
+    /// Sets the guesses the first run of a restarting search may make.
+    pub(super) fn set_first_run_guesses(&mut self, guesses: u64) {
+        self.first_run_guesses = guesses.max(1);
     }
 
     pub(super) fn shape(&self) -> Shape {
@@ -190,6 +283,8 @@ impl<M: Mask> Engine<M> {
         self.queue.clear();
         self.saved.clear();
         self.saved_cells.clear();
+        self.unscanned = UnitSet::all(3 * self.shape.side());
+        self.unlocked = self.unscanned;
         for (cell, (&v, slot)) in givens.iter().zip(self.cand.iter_mut()).enumerate() {
             if v == 0 {
                 *slot = self.full;
@@ -215,118 +310,163 @@ impl<M: Mask> Engine<M> {
         }
     }
 
-    /// Naked singles (through the queue) and hidden singles (by unit scans),
-    /// repeated until neither finds anything. `false` on a contradiction.
+    /// Marks the units of `cell`, whose candidates changed, for the rules
+    /// that scan units.
+    #[inline(always)]
+    fn touch(&mut self, cell: usize) {
+        for unit in self.cell_units[cell] {
+            self.unscanned.insert(unit as usize);
+            self.unlocked.insert(unit as usize);
+        }
+    }
+
+    /// Naked singles (through the queue), hidden singles and locked
+    /// candidates, each unit rule looking only at the units changed since it
+    /// last did, repeated until nothing changes. `false` on a contradiction.
     fn propagate(&mut self) -> bool {
-        let n = self.shape.side();
         loop {
             while let Some(cell) = self.queue.pop() {
                 let digit = self.cand[cell as usize];
                 let start = cell as usize * self.peer_count;
-                for &peer in &self.peers[start..start + self.peer_count] {
-                    let set = self.cand[peer as usize];
+                for i in start..start + self.peer_count {
+                    let peer = self.peers[i] as usize;
+                    let set = self.cand[peer];
                     if set & digit != M::EMPTY {
                         let rest = set & !digit;
-                        self.cand[peer as usize] = rest;
+                        self.cand[peer] = rest;
                         if rest == M::EMPTY {
                             return false;
                         }
                         if rest.is_single() {
-                            self.queue.push(peer);
+                            self.queue.push(peer as u16);
                         }
+                        self.touch(peer);
                     }
                 }
             }
-            let mut decided_any = false;
-            for unit in self.units.chunks_exact(n) {
-                let (once, twice) = tally(unit.iter().map(|&cell| self.cand[cell as usize]));
-                if once != self.full {
-                    return false;
-                }
-                let mut hidden = once & !twice;
-                while hidden != M::EMPTY {
-                    let digit = M::bit(hidden.lowest());
-                    hidden &= !digit;
-                    for &cell in unit {
-                        let set = self.cand[cell as usize];
-                        if set & digit != M::EMPTY {
-                            if set != digit {
-                                self.cand[cell as usize] = digit;
-                                self.queue.push(cell);
-                                decided_any = true;
-                            }
-                            break;
-                        }
+            if !self.unscanned.is_empty() {
+                let units = std::mem::take(&mut self.unscanned);
+                for unit in units.iter() {
+                    if !self.hidden_singles(unit) {
+                        return false;
                     }
                 }
-            }
-            if decided_any {
                 continue;
             }
-            match self.locked_candidates() {
-                None => return false,
-                Some(true) => continue,
-                Some(false) => return true,
+            if self.unlocked.is_empty() {
+                return true;
+            }
+            let units = std::mem::take(&mut self.unlocked);
+            if self.locked_candidates(units).is_none() {
+                return false;
             }
         }
     }
 
-    /// Locked candidates (pointing and claiming): a digit that, within a box,
-    /// lies only on one line is removed from the rest of that line, and one
-    /// that, within a line, lies only in one box is removed from the rest of
-    /// that box. `None` on a contradiction, else whether anything changed.
-    fn locked_candidates(&mut self) -> Option<bool> {
-        let segments = &self.segments;
-        for (union, range) in self.segment_union.iter_mut().zip(segments.cells.windows(2)) {
-            *union = segments.members[range[0] as usize..range[1] as usize]
+    /// Hidden singles in unit `unit`: a digit with one place left there is
+    /// placed. `false` when some digit has no place left.
+    fn hidden_singles(&mut self, unit: usize) -> bool {
+        let n = self.shape.side();
+        let range = unit * n..(unit + 1) * n;
+        let (once, twice) = tally(
+            self.units[range.clone()]
                 .iter()
-                .fold(M::EMPTY, |acc, &c| acc | self.cand[c as usize]);
+                .map(|&c| self.cand[c as usize]),
+        );
+        if once != self.full {
+            return false;
         }
-        let mut changed = false;
-        for (group, target_kind) in [
-            (&segments.by_box, Target::Line),
-            (&segments.by_line, Target::Box),
-        ] {
-            for parts in group.windows(2) {
-                let ids = &segments.group_members[parts[0] as usize..parts[1] as usize];
-                let (once, twice) = tally(ids.iter().map(|&id| self.segment_union[id as usize]));
-                let only = once & !twice;
-                if only == M::EMPTY {
-                    continue;
-                }
-                for &id in ids {
-                    let confined = self.segment_union[id as usize] & only;
-                    if confined == M::EMPTY {
-                        continue;
+        let mut hidden = once & !twice;
+        while hidden != M::EMPTY {
+            let digit = M::bit(hidden.lowest());
+            hidden &= !digit;
+            for i in range.clone() {
+                let cell = self.units[i] as usize;
+                let set = self.cand[cell];
+                if set & digit != M::EMPTY {
+                    if set != digit {
+                        self.cand[cell] = digit;
+                        self.queue.push(cell as u16);
+                        self.touch(cell);
                     }
-                    let id = id as usize;
-                    let (target, keep_unit) = match target_kind {
-                        Target::Line => (segments.line[id], segments.boxes[id]),
-                        Target::Box => (segments.boxes[id], segments.line[id]),
-                    };
-                    let n = self.shape.side();
-                    let unit = &self.units[target as usize * n..(target as usize + 1) * n];
-                    for &cell in unit {
-                        let set = self.cand[cell as usize];
-                        if set & confined == M::EMPTY
-                            || self.cell_units[cell as usize].contains(&keep_unit)
-                        {
-                            continue;
-                        }
-                        let rest = set & !confined;
-                        self.cand[cell as usize] = rest;
-                        if rest == M::EMPTY {
-                            return None;
-                        }
-                        if rest.is_single() {
-                            self.queue.push(cell);
-                        }
-                        changed = true;
-                    }
+                    break;
                 }
             }
         }
-        Some(changed)
+        true
+    }
+
+    /// Locked candidates (pointing and claiming) around `units`: a digit
+    /// that, within a box, lies only on one line is removed from the rest of
+    /// that line, and one that, within a line, lies only in one box is removed
+    /// from the rest of that box. `None` on a contradiction.
+    fn locked_candidates(&mut self, units: UnitSet) -> Option<()> {
+        let n = self.shape.side();
+        for unit in units.iter() {
+            let bounds = |list: &[u32], g: usize| list[g] as usize..list[g + 1] as usize;
+            if unit < 2 * n {
+                self.locked_group(bounds(&self.segments.by_line, unit), Target::Box)?;
+            } else {
+                let group = 2 * (unit - 2 * n);
+                self.locked_group(bounds(&self.segments.by_box, group), Target::Line)?;
+                self.locked_group(bounds(&self.segments.by_box, group + 1), Target::Line)?;
+            }
+        }
+        Some(())
+    }
+
+    /// Locked candidates in one group of segments (the segments of a line, or
+    /// the row or column segments of a box), `ids` in `group_members`: a
+    /// digit found in one segment only is cleared from the rest of that
+    /// segment's `target_kind` unit.
+    fn locked_group(&mut self, ids: std::ops::Range<usize>, target_kind: Target) -> Option<()> {
+        let first = ids.start;
+        let segments = &self.segments;
+        for (slot, &id) in self
+            .segment_union
+            .iter_mut()
+            .zip(&segments.group_members[ids.clone()])
+        {
+            let id = id as usize;
+            *slot = segments.members[segments.cells[id] as usize..segments.cells[id + 1] as usize]
+                .iter()
+                .fold(M::EMPTY, |acc, &c| acc | self.cand[c as usize]);
+        }
+        let count = ids.len();
+        let (once, twice) = tally(self.segment_union[..count].iter().copied());
+        let only = once & !twice;
+        if only == M::EMPTY {
+            return Some(());
+        }
+        let n = self.shape.side();
+        for k in 0..count {
+            let confined = self.segment_union[k] & only;
+            if confined == M::EMPTY {
+                continue;
+            }
+            let id = self.segments.group_members[first + k] as usize;
+            let (target, keep_unit) = match target_kind {
+                Target::Line => (self.segments.line[id], self.segments.boxes[id]),
+                Target::Box => (self.segments.boxes[id], self.segments.line[id]),
+            };
+            for i in target as usize * n..(target as usize + 1) * n {
+                let cell = self.units[i] as usize;
+                let set = self.cand[cell];
+                if set & confined == M::EMPTY || self.cell_units[cell].contains(&keep_unit) {
+                    continue;
+                }
+                let rest = set & !confined;
+                self.cand[cell] = rest;
+                if rest == M::EMPTY {
+                    return None;
+                }
+                if rest.is_single() {
+                    self.queue.push(cell as u16);
+                }
+                self.touch(cell);
+            }
+        }
+        Some(())
     }
 
     /// The undecided cell with the fewest candidates and their number, or
@@ -334,7 +474,10 @@ impl<M: Mask> Engine<M> {
     fn most_constrained_cell(&self) -> Option<(usize, u32)> {
         let mut best = None;
         let mut best_count = u32::MAX;
-        for (cell, set) in self.cand.iter().enumerate() {
+        let start = self.scan_start % self.cand.len();
+        let (tail, head) = self.cand.split_at(start);
+        let cells = (start..).zip(head).chain((0..).zip(tail));
+        for (cell, set) in cells {
             let count = set.count();
             if count > 1 && count < best_count {
                 best = Some((cell, count));
@@ -352,7 +495,9 @@ impl<M: Mask> Engine<M> {
     /// bivalue cell, when no cell has only two candidates.
     fn bilocal_digit(&self) -> Option<(usize, M)> {
         let n = self.shape.side();
-        for unit in self.units.chunks_exact(n) {
+        let start = self.scan_start % (3 * n) * n;
+        let (tail, head) = self.units.split_at(start);
+        for unit in head.chunks_exact(n).chain(tail.chunks_exact(n)) {
             let (mut once, mut twice, mut thrice) = (M::EMPTY, M::EMPTY, M::EMPTY);
             for &cell in unit {
                 let set = self.cand[cell as usize];
@@ -401,6 +546,7 @@ impl<M: Mask> Engine<M> {
         self.saved_cells.push(cell as u16);
         self.cand[cell] = digit;
         self.queue.push(cell as u16);
+        self.touch(cell);
     }
 
     /// Restores the newest saved alternative; `false` when none is left.
@@ -411,61 +557,187 @@ impl<M: Mask> Engine<M> {
         let level = self.saved.len() - self.cand.len();
         self.cand.copy_from_slice(&self.saved[level..]);
         self.saved.truncate(level);
+        // The saved state was a fixpoint but for its branch cell.
         self.queue.clear();
+        self.unscanned = UnitSet::default();
+        self.unlocked = UnitSet::default();
         if self.cand[cell as usize].is_single() {
             self.queue.push(cell);
         }
+        self.touch(cell as usize);
         true
     }
 
-    /// Counts solutions of the loaded state up to `limit`, writing the first
-    /// into `solution`. At each branch `choose` picks which candidate of the
+    /// Counts solutions of `givens` up to `limit`, writing the first into
+    /// `solution`. At each branch `choose` picks which candidate of the
     /// cell's set (bit index) is tried first.
     pub(super) fn search(
         &mut self,
+        givens: &[u8],
         limit: u64,
         solution: Option<&mut [u8]>,
         choose: impl FnMut(M) -> u32,
     ) -> Outcome {
-        self.search_until(limit, solution, choose, || false)
+        self.search_until(givens, limit, solution, choose, || false)
             .unwrap_or_default()
     }
 
     /// As [`Engine::search`], but asks `give_up` every
     /// [`GUESSES_PER_CHECK`] guesses whether to stop, and then returns `None`.
+    ///
+    /// Up to [`RESTART_LIMIT`] solutions, the search restarts: a run that
+    /// makes more guesses than its budget starts over with the cells and
+    /// units scanned from a random place and candidates tried in random
+    /// order, with twice the budget. One early wrong guess on a large grid
+    /// can otherwise cost minutes of refuting a subtree (the heavy tail of
+    /// backtracking search) when another order finishes in milliseconds.
+    /// Solutions found by cut-off runs are kept and told apart; the run that
+    /// finishes within its budget gives the exact count.
     pub(super) fn search_until(
         &mut self,
+        givens: &[u8],
         limit: u64,
-        mut solution: Option<&mut [u8]>,
+        solution: Option<&mut [u8]>,
         mut choose: impl FnMut(M) -> u32,
         mut give_up: impl FnMut() -> bool,
     ) -> Option<Outcome> {
-        let mut outcome = Outcome::default();
+        let restarting = limit <= RESTART_LIMIT;
+        let mut budget = if restarting {
+            self.first_run_guesses
+        } else {
+            u64::MAX
+        };
+        self.found.clear();
+        self.rng = seed_of(givens);
+        let mut guesses = 0;
+        let mut run = 0;
+        let solutions = loop {
+            self.load(givens);
+            self.scan_start = 0;
+            let end = if run == 0 {
+                self.run(
+                    limit,
+                    budget,
+                    false,
+                    &mut guesses,
+                    &mut choose,
+                    &mut give_up,
+                )
+            } else {
+                let mut rng = next_random(&mut self.rng);
+                let choose = |set| random_member(set, &mut rng);
+                self.run(limit, budget, true, &mut guesses, choose, &mut give_up)
+            };
+            match end {
+                RunEnd::Complete(count) => break count,
+                RunEnd::GaveUp => return None,
+                RunEnd::CutOff => {
+                    let distinct = (self.found.len() / self.cand.len()) as u64;
+                    if distinct >= limit {
+                        break distinct;
+                    }
+                }
+            }
+            run += 1;
+            budget = budget.saturating_mul(2);
+        };
+        if let Some(out) = solution {
+            if let Some(first) = self.found.get(..out.len()) {
+                out.copy_from_slice(first);
+            }
+        }
+        Some(Outcome { solutions, guesses })
+    }
+
+    /// One depth-first run from the loaded state, of at most `budget`
+    /// guesses (counted into `guesses`); `randomize` starts each scan for a
+    /// branch at a random place. Solutions are kept in `found` when new.
+    fn run(
+        &mut self,
+        limit: u64,
+        budget: u64,
+        randomize: bool,
+        guesses: &mut u64,
+        mut choose: impl FnMut(M) -> u32,
+        give_up: &mut impl FnMut() -> bool,
+    ) -> RunEnd {
+        let mut solutions = 0;
+        let mut made = 0;
         loop {
+            if randomize {
+                self.scan_start = next_random(&mut self.rng) as usize;
+            }
             match self.step() {
                 Step::Branch(cell, digits) => {
-                    outcome.guesses += 1;
-                    if outcome.guesses % GUESSES_PER_CHECK == 0 && give_up() {
-                        return None;
+                    if made == budget {
+                        return RunEnd::CutOff;
+                    }
+                    made += 1;
+                    *guesses += 1;
+                    if guesses.is_multiple_of(GUESSES_PER_CHECK) && give_up() {
+                        return RunEnd::GaveUp;
                     }
                     let choice = choose(digits);
                     self.branch(cell, choice);
                     continue;
                 }
                 Step::Solved => {
-                    outcome.solutions += 1;
-                    if let Some(out) = solution.take() {
-                        self.write_grid(out);
-                    }
-                    if outcome.solutions >= limit {
-                        return Some(outcome);
+                    solutions += 1;
+                    self.keep_solution();
+                    if solutions >= limit {
+                        return RunEnd::Complete(solutions);
                     }
                 }
                 Step::Contradiction => {}
             }
             if !self.backtrack() {
-                return Some(outcome);
+                return RunEnd::Complete(solutions);
             }
         }
     }
+
+    /// Adds the current (complete) grid to `found` unless it is there. Only
+    /// the first is kept beyond [`RESTART_LIMIT`] (a single run never finds
+    /// a solution twice, and only the first is written out).
+    fn keep_solution(&mut self) {
+        let cells = self.cand.len();
+        if self.found.len() >= cells * RESTART_LIMIT as usize {
+            return;
+        }
+        let start = self.found.len();
+        self.found.resize(start + cells, 0);
+        let (old, new) = self.found.split_at_mut(start);
+        for (slot, set) in new.iter_mut().zip(&self.cand) {
+            *slot = set.lowest() as u8 + 1;
+        }
+        if old.chunks_exact(cells).any(|grid| grid == new) {
+            self.found.truncate(start);
+        }
+    }
+}
+
+/// A seed for the generator of restarted runs, from the puzzle (so that a
+/// puzzle is always searched the same way).
+fn seed_of(givens: &[u8]) -> u64 {
+    givens.iter().fold(0x9E37_79B9_7F4A_7C15, |h, &v| {
+        (h ^ v as u64).wrapping_mul(0x0000_0100_0000_01B3)
+    })
+}
+
+/// The next number of a SplitMix64 sequence.
+fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A member (bit index) of a non-empty set, chosen at random.
+fn random_member<M: Mask>(set: M, rng: &mut u64) -> u32 {
+    let mut rest = set;
+    for _ in 0..next_random(rng) % set.count() as u64 {
+        rest &= !M::bit(rest.lowest());
+    }
+    rest.lowest()
 }

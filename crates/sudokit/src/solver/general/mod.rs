@@ -61,6 +61,16 @@ impl GeneralSolver {
         GeneralSolver { inner }
     }
 
+    /// A solver whose searches start over after `guesses` guesses (doubling
+    /// each time) instead of the default 1,024. Tests use tiny budgets to make
+    /// every search restart and check that counts stay exact; experiments
+    /// use it to tune the default.
+    pub fn with_first_run_guesses(shape: Shape, guesses: u64) -> GeneralSolver {
+        let mut solver = GeneralSolver::new(shape);
+        dispatch!(solver, engine => engine.set_first_run_guesses(guesses));
+        solver
+    }
+
     /// The first solution of `givens` found when every guess picks a candidate
     /// at random (so a random solution, though not exactly uniform over all of
     /// them); `None` when there is no solution.
@@ -71,8 +81,7 @@ impl GeneralSolver {
     ) -> Option<Vec<u8>> {
         let mut out = vec![0; givens.len()];
         let found = dispatch!(self, engine => {
-            engine.load(givens);
-            engine.search(1, Some(&mut out), |set| random_member(set, rng))
+            engine.search(givens, 1, Some(&mut out), |set| random_member(set, rng))
         });
         (found.solutions == 1).then_some(out)
     }
@@ -129,8 +138,7 @@ impl Solver for GeneralSolver {
 
     fn solve(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
         dispatch!(self, engine => {
-            engine.load(givens);
-            engine.search(limit.max(1), solution, |set| set.lowest())
+            engine.search(givens, limit.max(1), solution, |set| set.lowest())
         })
     }
 
@@ -143,8 +151,7 @@ impl Solver for GeneralSolver {
     ) -> Option<Outcome> {
         let past_deadline = || std::time::Instant::now() >= deadline;
         dispatch!(self, engine => {
-            engine.load(givens);
-            engine.search_until(limit.max(1), solution, |set| set.lowest(), past_deadline)
+            engine.search_until(givens, limit.max(1), solution, |set| set.lowest(), past_deadline)
         })
     }
 }
