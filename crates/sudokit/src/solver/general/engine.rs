@@ -320,6 +320,22 @@ impl<M: Mask> Engine<M> {
         }
     }
 
+    /// Removes `digits` (some of which it holds) from `cell`, queueing it if
+    /// one digit is left; `false` if none is.
+    #[inline(always)]
+    fn remove(&mut self, cell: usize, digits: M) -> bool {
+        let rest = self.cand[cell] & !digits;
+        self.cand[cell] = rest;
+        if rest == M::EMPTY {
+            return false;
+        }
+        if rest.is_single() {
+            self.queue.push(cell as u16);
+        }
+        self.touch(cell);
+        true
+    }
+
     /// Naked singles (through the queue), hidden singles and locked
     /// candidates, each unit rule looking only at the units changed since it
     /// last did, repeated until nothing changes. `false` on a contradiction.
@@ -330,17 +346,8 @@ impl<M: Mask> Engine<M> {
                 let start = cell as usize * self.peer_count;
                 for i in start..start + self.peer_count {
                     let peer = self.peers[i] as usize;
-                    let set = self.cand[peer];
-                    if set & digit != M::EMPTY {
-                        let rest = set & !digit;
-                        self.cand[peer] = rest;
-                        if rest == M::EMPTY {
-                            return false;
-                        }
-                        if rest.is_single() {
-                            self.queue.push(peer as u16);
-                        }
-                        self.touch(peer);
+                    if self.cand[peer] & digit != M::EMPTY && !self.remove(peer, digit) {
+                        return false;
                     }
                 }
             }
@@ -451,19 +458,14 @@ impl<M: Mask> Engine<M> {
             };
             for i in target as usize * n..(target as usize + 1) * n {
                 let cell = self.units[i] as usize;
-                let set = self.cand[cell];
-                if set & confined == M::EMPTY || self.cell_units[cell].contains(&keep_unit) {
+                if self.cand[cell] & confined == M::EMPTY
+                    || self.cell_units[cell].contains(&keep_unit)
+                {
                     continue;
                 }
-                let rest = set & !confined;
-                self.cand[cell] = rest;
-                if rest == M::EMPTY {
+                if !self.remove(cell, confined) {
                     return None;
                 }
-                if rest.is_single() {
-                    self.queue.push(cell as u16);
-                }
-                self.touch(cell);
             }
         }
         Some(())
@@ -696,9 +698,9 @@ impl<M: Mask> Engine<M> {
         }
     }
 
-    /// Adds the current (complete) grid to `found` unless it is there. Only
-    /// the first is kept beyond [`RESTART_LIMIT`] (a single run never finds
-    /// a solution twice, and only the first is written out).
+    /// Adds the current (complete) grid to `found` unless it is there; at
+    /// most [`RESTART_LIMIT`] are kept (a search for more never restarts,
+    /// and only the first is written out).
     fn keep_solution(&mut self) {
         let cells = self.cand.len();
         if self.found.len() >= cells * RESTART_LIMIT as usize {
