@@ -241,17 +241,15 @@ impl Outbox {
                 *slot = Slot::Ready { bytes, requests };
             }
         }
-        let state = if index == 0 && !state.blocked {
-            let (state, flush) = self.flush(state);
+        if index == 0 && !state.blocked {
+            let flush;
+            (state, flush) = self.flush(state);
             if flush != Flush::Done {
                 drop(state);
                 self.wake.notify_one();
                 return;
             }
-            state
-        } else {
-            state
-        };
+        }
         let interest = state.interest;
         let wake = interest.resume_below.is_some_and(|b| state.pending < b)
             || (interest.drained && state.is_drained());

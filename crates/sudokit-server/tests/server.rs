@@ -316,9 +316,16 @@ async fn a_slow_reader_gets_every_reply_in_order() {
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
     let requests = 60_000;
+    let puzzle = |i: usize| {
+        if i.is_multiple_of(7) {
+            HARD[i % 3]
+        } else {
+            PUZZLE
+        }
+    };
     let sender = tokio::spawn(async move {
         for i in 0..requests {
-            let puzzle = if i % 7 == 0 { HARD[i % 3] } else { PUZZLE };
+            let puzzle = puzzle(i);
             let line = format!("{i}:{puzzle}\n");
             write.write_all(line.as_bytes()).await.unwrap();
         }
@@ -334,7 +341,7 @@ async fn a_slow_reader_gets_every_reply_in_order() {
             .unwrap();
         let (id, answer) = line.trim_end().split_once(':').unwrap();
         assert_eq!(id, i.to_string(), "replies come in request order");
-        let puzzle = if i % 7 == 0 { HARD[i % 3] } else { PUZZLE };
+        let puzzle = puzzle(i);
         assert!(solves(puzzle, answer), "{puzzle} -> {answer}");
         if i % 10_000 == 0 {
             // Read in bursts, so the socket blocks again and again.
