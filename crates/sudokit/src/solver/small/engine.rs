@@ -41,6 +41,11 @@
 //! A fixpoint whose open cells all have two candidates is often counted
 //! outright instead of searched, one completion kept as the first solution:
 //! see [`Engine::count_pairs`].
+//!
+//! Without hidden singles, a few sparse puzzles (8×8 Latin squares whose
+//! clues clash only deep down) take millions of guesses to refute; a caller
+//! passes a guess budget and hands such puzzles to an engine that propagates
+//! more (see [`super::SmallSolver`]).
 
 use crate::grid::{Geometry, Shape};
 use crate::solver::Outcome;
@@ -91,13 +96,15 @@ impl<const N: usize> Engine<N> {
     }
 
     /// Counts solutions of `givens` up to `limit` (≥ 1), writing the first
-    /// into `solution`.
+    /// into `solution`; `None` (the count unfinished, `solution` perhaps
+    /// written) once the search would make more than `budget` guesses.
     pub(super) fn solve(
         &mut self,
         givens: &[u8],
         limit: u64,
         mut solution: Option<&mut [u8]>,
-    ) -> Outcome {
+        budget: u64,
+    ) -> Option<Outcome> {
         let mut outcome = Outcome::default();
         let mut state = self.load(givens);
         self.stack.clear();
@@ -124,6 +131,9 @@ impl<const N: usize> Engine<N> {
                             outcome.solutions = outcome.solutions.saturating_add(count);
                         }
                         None => {
+                            if outcome.guesses == budget {
+                                return None;
+                            }
                             outcome.guesses += 1;
                             self.branch(&mut state, open & !crowded, open);
                             continue;
@@ -132,12 +142,12 @@ impl<const N: usize> Engine<N> {
                 }
                 if outcome.solutions >= limit {
                     outcome.solutions = limit;
-                    return outcome;
+                    return Some(outcome);
                 }
             }
             match self.stack.pop() {
                 Some(next) => state = next,
-                None => return outcome,
+                None => return Some(outcome),
             }
         }
     }
@@ -276,13 +286,13 @@ impl<const N: usize> Engine<N> {
     }
 
     /// At a fixpoint with open cells (`pairs` those with two candidates):
-    /// tries the lowest digit of the first cell of `pairs` (else of `open`)
-    /// and pushes the state without it.
+    /// tries the lowest digit of the first cell of `pairs` (else of the first
+    /// open cell with the fewest candidates) and pushes the state without it.
     fn branch(&mut self, s: &mut State<N>, pairs: u64, open: u64) {
         let cell = if pairs != 0 {
             pairs.trailing_zeros()
         } else {
-            open.trailing_zeros()
+            fewest_candidates(&s.cand, open).trailing_zeros()
         };
         let bit = 1u64 << cell;
         let digit = s.cand.iter().position(|&b| b & bit != 0).unwrap_or(0);
@@ -307,6 +317,27 @@ fn at_least_three(boards: &[u64]) -> u64 {
         once |= b;
     }
     thrice
+}
+
+/// The cells of `open` with the fewest candidates on `boards` (bit-sliced
+/// counts: `at_least[k]` holds the cells with more than `k` candidates).
+fn fewest_candidates<const N: usize>(boards: &[u64; N], open: u64) -> u64 {
+    let mut at_least = [0u64; N];
+    for &b in boards {
+        for k in (1..N).rev() {
+            at_least[k] |= at_least[k - 1] & b;
+        }
+        at_least[0] |= b;
+    }
+    let mut fewest = open;
+    for &more in &at_least[1..] {
+        let narrower = fewest & !more;
+        if narrower != 0 {
+            return narrower;
+        }
+        fewest &= more;
+    }
+    fewest
 }
 
 /// Bits per value in the bit planes of a grid of side `N` (values `0..=N`).
