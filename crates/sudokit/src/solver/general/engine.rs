@@ -8,7 +8,8 @@
 //! empty, no set is empty, and every unit can still hold each digit somewhere.
 //!
 //! ## Search
-//! Branching is binary: at the undecided cell with the fewest candidates, the
+//! Branching is binary: at the undecided cell with the fewest candidates per
+//! unit of conflict weight (dom/wdeg, see [`Engine::branch_cell`]), the
 //! lowest digit `d` is tried first, and the state with `d` removed from that
 //! cell is pushed on an explicit stack (`saved`, one full copy of `cand` per
 //! level, plus the cell in `saved_cells`). Backtracking pops it. No recursion,
@@ -23,7 +24,8 @@
 //! ## Restarts
 //! Searches for a few solutions (the analyzer's count up to 2) start over
 //! when a run passes its guess budget, in a random order with twice the
-//! budget (see [`Engine::search_until`]).
+//! budget (see [`Engine::search_until`]), keeping the conflict weights the
+//! earlier runs learned.
 
 use super::mask::Mask;
 use crate::grid::{Geometry, Shape};
@@ -61,8 +63,8 @@ pub(super) enum Step<M> {
     Contradiction,
     /// Every cell is decided, consistently.
     Solved,
-    /// Where to guess: a cell and the digits to pick the first guess from
-    /// (its candidates, or one digit that has only two places in a unit).
+    /// Where to guess: a cell and its candidates, to pick the first guess
+    /// from.
     Branch(usize, M),
 }
 
@@ -223,8 +225,8 @@ pub(super) struct Engine<M: Mask> {
     saved: Vec<M>,
     /// The branch cell of each saved level.
     saved_cells: Vec<u16>,
-    /// Where the search for a branch cell (and a bilocal unit) starts:
-    /// 0 in a deterministic run, random in restarted ones.
+    /// Where the search for a branch cell starts (it breaks ties): 0 in a
+    /// deterministic run, random in restarted ones.
     scan_start: usize,
     /// Guesses the first run of a restarting search may make.
     first_run_guesses: u64,
@@ -232,6 +234,16 @@ pub(super) struct Engine<M: Mask> {
     rng: u64,
     /// Distinct solutions found so far, one grid of digits after another.
     found: Vec<u8>,
+    /// Conflict weight of each unit for [`Engine::branch_cell`]: 1, plus
+    /// one for each contradiction met in the unit (a digit with no place
+    /// left, or a cell of it with no candidate left) since the search for the
+    /// current puzzle began. Kept across restarts: it is what a cut-off run
+    /// learned about where the puzzle is hard.
+    weight: Vec<u32>,
+    /// Whether the branch cell is chosen by conflict weight (searches that
+    /// restart) or is the first bivalue cell met (exact counts, which visit
+    /// the whole tree anyway and gain nothing from the longer scan).
+    weighted: bool,
 }
 
 impl<M: Mask> Engine<M> {
@@ -265,6 +277,8 @@ impl<M: Mask> Engine<M> {
             first_run_guesses: FIRST_RUN_GUESSES,
             rng: 0,
             found: Vec::new(),
+            weight: vec![1; 3 * shape.side()],
+            weighted: false,
         }
     }
 
@@ -275,6 +289,13 @@ impl<M: Mask> Engine<M> {
 
     pub(super) fn shape(&self) -> Shape {
         self.shape
+    }
+
+    /// Starts a new puzzle's search: forgets the conflict weights and says
+    /// whether branching uses them.
+    pub(super) fn begin_search(&mut self, weighted: bool) {
+        self.weight.fill(1);
+        self.weighted = weighted;
     }
 
     /// Resets the state to `givens` (0 = blank) with every given queued.
@@ -300,12 +321,8 @@ impl<M: Mask> Engine<M> {
         if !self.propagate() {
             return Step::Contradiction;
         }
-        match self.most_constrained_cell() {
-            Some((cell, 2)) => Step::Branch(cell, self.cand[cell]),
-            Some((cell, _)) => match self.bilocal_digit() {
-                Some((cell, digit)) => Step::Branch(cell, digit),
-                None => Step::Branch(cell, self.cand[cell]),
-            },
+        match self.branch_cell() {
+            Some(cell) => Step::Branch(cell, self.cand[cell]),
             None => Step::Solved,
         }
     }
@@ -327,6 +344,9 @@ impl<M: Mask> Engine<M> {
         let rest = self.cand[cell] & !digits;
         self.cand[cell] = rest;
         if rest == M::EMPTY {
+            for unit in self.cell_units[cell] {
+                self.weight[unit as usize] = self.weight[unit as usize].saturating_add(1);
+            }
             return false;
         }
         if rest.is_single() {
@@ -381,6 +401,7 @@ impl<M: Mask> Engine<M> {
                 .map(|&c| self.cand[c as usize]),
         );
         if once != self.full {
+            self.weight[unit] = self.weight[unit].saturating_add(1);
             return false;
         }
         let mut hidden = once & !twice;
@@ -471,55 +492,42 @@ impl<M: Mask> Engine<M> {
         Some(())
     }
 
-    /// The undecided cell with the fewest candidates and their number, or
-    /// `None` if all are decided.
-    fn most_constrained_cell(&self) -> Option<(usize, u32)> {
+    /// The undecided cell to branch on, or `None` if all are decided: the
+    /// one with the fewest candidates per unit of conflict weight of its row,
+    /// column and box (*dom/wdeg*). Until the search meets contradictions
+    /// this is the cell with the fewest candidates; after, it leans towards
+    /// the units where guesses keep failing, so the search settles the hard
+    /// part of the grid first instead of thrashing below a wrong early guess.
+    /// Unweighted searches take the first bivalue cell they meet, else the
+    /// first with the fewest candidates.
+    fn branch_cell(&self) -> Option<usize> {
         let mut best = None;
-        let mut best_count = u32::MAX;
+        let mut best_score = f32::INFINITY;
         let start = self.scan_start % self.cand.len();
         let (tail, head) = self.cand.split_at(start);
         let cells = (start..).zip(head).chain((0..).zip(tail));
         for (cell, set) in cells {
             let count = set.count();
-            if count > 1 && count < best_count {
-                best = Some((cell, count));
-                best_count = count;
-                if count == 2 {
-                    break;
-                }
+            if count < 2 {
+                continue;
+            }
+            let score = if self.weighted {
+                let weight: u32 = self.cell_units[cell]
+                    .iter()
+                    .map(|&unit| self.weight[unit as usize])
+                    .sum();
+                count as f32 / weight as f32
+            } else if count == 2 {
+                return Some(cell);
+            } else {
+                count as f32
+            };
+            if score < best_score {
+                best = Some(cell);
+                best_score = score;
             }
         }
         best
-    }
-
-    /// A digit with exactly two places left in some unit, as (its first
-    /// place, the digit): guessing there splits the search in two, like a
-    /// bivalue cell, when no cell has only two candidates.
-    fn bilocal_digit(&self) -> Option<(usize, M)> {
-        let n = self.shape.side();
-        let start = self.scan_start % (3 * n) * n;
-        let (tail, head) = self.units.split_at(start);
-        for unit in head.chunks_exact(n).chain(tail.chunks_exact(n)) {
-            let (mut once, mut twice, mut thrice) = (M::EMPTY, M::EMPTY, M::EMPTY);
-            for &cell in unit {
-                let set = self.cand[cell as usize];
-                if set.is_single() {
-                    continue;
-                }
-                thrice |= twice & set;
-                twice |= once & set;
-                once |= set;
-            }
-            let pairs = twice & !thrice;
-            if pairs != M::EMPTY {
-                let digit = M::bit(pairs.lowest());
-                let cell = unit
-                    .iter()
-                    .find(|&&c| self.cand[c as usize] & digit != M::EMPTY)?;
-                return Some((*cell as usize, digit));
-            }
-        }
-        None
     }
 
     /// Candidates of `cell` in the current state.
@@ -610,6 +618,7 @@ impl<M: Mask> Engine<M> {
             u64::MAX
         };
         self.found.clear();
+        self.begin_search(restarting);
         self.rng = seed_of(givens);
         let mut guesses = 0;
         let mut run = 0;

@@ -3,7 +3,7 @@
 //! Candidate sets are bitmasks of the narrowest integer that holds `N` bits
 //! (see [`mask`]); the search itself lives in [`engine`]: naked and hidden
 //! singles propagated to a fixpoint, then binary branching on the cell with the
-//! fewest candidates, with an explicit stack.
+//! fewest candidates per unit of conflict weight, with an explicit stack.
 
 mod engine;
 mod mask;
@@ -103,6 +103,7 @@ fn random_member<M: Mask, R: Rng + ?Sized>(set: M, rng: &mut R) -> u32 {
 }
 
 fn expand_with<M: Mask>(engine: &mut Engine<M>, givens: &[u8]) -> Expansion {
+    engine.begin_search(false);
     engine.load(givens);
     let mut grid = vec![0; givens.len()];
     match engine.step() {
