@@ -395,16 +395,22 @@ impl<M: Mask> Engine<M> {
     fn hidden_singles(&mut self, unit: usize) -> bool {
         let n = self.shape.side();
         let range = unit * n..(unit + 1) * n;
-        let (once, twice) = tally(
-            self.units[range.clone()]
-                .iter()
-                .map(|&c| self.cand[c as usize]),
-        );
+        let (mut once, mut twice, mut decided) = (M::EMPTY, M::EMPTY, M::EMPTY);
+        for &cell in &self.units[range.clone()] {
+            let set = self.cand[cell as usize];
+            twice |= once & set;
+            once |= set;
+            if set.is_single() {
+                decided |= set;
+            }
+        }
         if once != self.full {
             self.weight[unit] = self.weight[unit].saturating_add(1);
             return false;
         }
-        let mut hidden = once & !twice;
+        // Digits in one place only, less those already decided there (most
+        // of a filled unit), whose cell need not be looked for.
+        let mut hidden = once & !twice & !decided;
         while hidden != M::EMPTY {
             let digit = M::bit(hidden.lowest());
             hidden &= !digit;
@@ -450,19 +456,29 @@ impl<M: Mask> Engine<M> {
     fn locked_group(&mut self, ids: std::ops::Range<usize>, target_kind: Target) -> Option<()> {
         let first = ids.start;
         let segments = &self.segments;
+        let mut decided = M::EMPTY;
         for (slot, &id) in self
             .segment_union
             .iter_mut()
             .zip(&segments.group_members[ids.clone()])
         {
             let id = id as usize;
-            *slot = segments.members[segments.cells[id] as usize..segments.cells[id + 1] as usize]
-                .iter()
-                .fold(M::EMPTY, |acc, &c| acc | self.cand[c as usize]);
+            let mut union = M::EMPTY;
+            for &cell in
+                &segments.members[segments.cells[id] as usize..segments.cells[id + 1] as usize]
+            {
+                let set = self.cand[cell as usize];
+                union |= set;
+                if set.is_single() {
+                    decided |= set;
+                }
+            }
+            *slot = union;
         }
         let count = ids.len();
         let (once, twice) = tally(self.segment_union[..count].iter().copied());
-        let only = once & !twice;
+        // A digit decided in the group is already gone from its peers.
+        let only = once & !twice & !decided;
         if only == M::EMPTY {
             return Some(());
         }
