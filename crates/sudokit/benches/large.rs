@@ -1,0 +1,206 @@
+//! Large-grid benchmark: the general engine on 16×16 and 25×25 puzzles, one
+//! thread, solutions counted up to 2 (the analyzer's question), each first
+//! solution checked against its puzzle.
+//!
+//! The sets are random puzzles from `random_puzzle` (half of them given one
+//! wrong clue) at the clue counts where search is hardest, and minimal 16×16
+//! puzzles from the generator, made from fixed seeds. Making them uses the
+//! engine (for the random grids), so a changed engine would make other
+//! puzzles: the first run writes each set to `target/large-sets/` and later
+//! runs read it from there, so two commits run in the same checkout (or with
+//! the same `LARGE_SETS` directory) compare on the same puzzles. It also
+//! times the generator itself on minimal 16×16 puzzles, whose carving pass
+//! is mostly proofs that a candidate has no solution. No other program
+//! solves these shapes to run beside it: the ratios to watch are between
+//! commits, run back to back.
+//!
+//! `cargo bench -p sudokit --bench large [-- NAME...]` runs the sets whose
+//! names contain one of the given words (all without arguments). A puzzle
+//! still unanswered after `LARGE_DEADLINE` seconds (default 60) is counted
+//! as given up rather than hanging the run.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use sudokit::generate::{random_puzzle, GenerateOptions, Generator};
+use sudokit::grid::{Puzzle, Shape};
+use sudokit::solver::general::GeneralSolver;
+use sudokit::solver::Solver;
+
+/// Cell values as characters: `0` for a blank, then `1`–`9`, `A`–`Z`.
+const DIGITS: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/// The set kept as `name` in `dir`, or `make`'s, written there for the next
+/// run.
+fn kept_set(
+    dir: &Path,
+    name: &str,
+    shape: Shape,
+    make: impl FnOnce() -> Vec<Puzzle>,
+) -> Vec<Puzzle> {
+    let path = dir.join(format!("{name}.txt"));
+    if let Ok(text) = std::fs::read(&path) {
+        return text
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.is_empty())
+            .map(|line| {
+                let cells = line
+                    .iter()
+                    .map(|c| DIGITS.iter().position(|d| d == c).expect("a kept cell") as u8)
+                    .collect();
+                Puzzle::new(shape, cells).expect("a kept puzzle")
+            })
+            .collect();
+    }
+    let set = make();
+    let mut text = Vec::new();
+    for puzzle in &set {
+        text.extend(puzzle.cells().iter().map(|&v| DIGITS[v as usize]));
+        text.push(b'\n');
+    }
+    std::fs::create_dir_all(dir).expect("the sets directory");
+    std::fs::write(&path, text).expect("a set file");
+    set
+}
+
+/// Random puzzles of `shape` with `clues` clues, `count` of them, from
+/// `seed`.
+fn random_set(shape: Shape, clues: usize, count: usize, seed: u64) -> Vec<Puzzle> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| random_puzzle(shape, clues, 0.5, &mut rng))
+        .collect()
+}
+
+/// `count` minimal puzzles of `shape` from seed 1, and the seconds the
+/// generator took.
+fn minimal_set(shape: Shape, count: u64) -> (Vec<Puzzle>, f64) {
+    let mut options = GenerateOptions::new(shape);
+    options.minimal = true;
+    let mut generator = Generator::new(options);
+    let started = Instant::now();
+    let puzzles = (0..count)
+        .map(|index| {
+            generator
+                .generate(1, index)
+                .expect("a minimal puzzle")
+                .puzzle
+        })
+        .collect();
+    (puzzles, started.elapsed().as_secs_f64())
+}
+
+/// What one set's run measured.
+struct Tally {
+    seconds: f64,
+    slowest_ms: f64,
+    guesses: u64,
+    statuses: [usize; 3],
+    gave_up: usize,
+}
+
+/// Answers every puzzle of `set`, checking each first solution.
+fn run(set: &[Puzzle], deadline: Duration) -> Tally {
+    let shape = set[0].shape();
+    let mut solver = GeneralSolver::new(shape);
+    let mut solution = vec![0; shape.cell_count()];
+    let mut tally = Tally {
+        seconds: 0.0,
+        slowest_ms: 0.0,
+        guesses: 0,
+        statuses: [0; 3],
+        gave_up: 0,
+    };
+    let started = Instant::now();
+    for puzzle in set {
+        let t = Instant::now();
+        match solver.solve_until(puzzle.cells(), 2, Some(&mut solution), t + deadline) {
+            Some(outcome) => {
+                if outcome.solutions > 0 {
+                    let solved = Puzzle::new(shape, solution.clone()).expect("a grid");
+                    assert!(puzzle.is_solved_by(&solved), "wrong solution");
+                }
+                tally.statuses[outcome.solutions.min(2) as usize] += 1;
+                tally.guesses += outcome.guesses;
+            }
+            None => tally.gave_up += 1,
+        }
+        tally.slowest_ms = tally.slowest_ms.max(t.elapsed().as_secs_f64() * 1e3);
+    }
+    tally.seconds = started.elapsed().as_secs_f64();
+    tally
+}
+
+fn main() {
+    let words: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let wanted = |name: &str| words.is_empty() || words.iter().any(|w| name.contains(w.as_str()));
+    let deadline = Duration::from_secs_f64(
+        std::env::var("LARGE_DEADLINE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(60.0),
+    );
+    let dir = std::env::var_os("LARGE_SETS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/large-sets"),
+        PathBuf::from,
+    );
+    println!("sets in {}", dir.display());
+    let s16: Shape = "4x4".parse().unwrap();
+    let s25: Shape = "5x5".parse().unwrap();
+    println!(
+        "{:<24} {:>8} {:>10} {:>11} {:>10} {:>9}  none/unique/multiple",
+        "set", "puzzles", "seconds", "puzzles/s", "guesses", "max ms"
+    );
+    let report = |name: &str, set: &[Puzzle]| {
+        let t = run(set, deadline);
+        let answered = set.len() - t.gave_up;
+        println!(
+            "{:<24} {:>8} {:>10.3} {:>11.1} {:>10.1} {:>9.1}  {}/{}/{}{}",
+            name,
+            set.len(),
+            t.seconds,
+            set.len() as f64 / t.seconds,
+            t.guesses as f64 / answered.max(1) as f64,
+            t.slowest_ms,
+            t.statuses[0],
+            t.statuses[1],
+            t.statuses[2],
+            if t.gave_up > 0 {
+                format!(", {} given up after {:?}", t.gave_up, deadline)
+            } else {
+                String::new()
+            }
+        );
+    };
+    for (clues, seed) in [(70, 70), (80, 80), (90, 90)] {
+        let name = format!("16x16-random-{clues}");
+        if wanted(&name) {
+            let set = kept_set(&dir, &name, s16, || random_set(s16, clues, 500, seed));
+            report(&name, &set);
+        }
+    }
+    if wanted("16x16-minimal") {
+        let (made, seconds) = minimal_set(s16, 60);
+        println!(
+            "{:<24} {:>8} {:>10.3} {:>11.1}  (the generator, carving)",
+            "16x16-minimal-generate",
+            made.len(),
+            seconds,
+            made.len() as f64 / seconds
+        );
+        let set = kept_set(&dir, "16x16-minimal", s16, || made);
+        report("16x16-minimal", &set);
+    }
+    for (clues, seed) in [(260, 260), (280, 280), (300, 300)] {
+        let name = format!("25x25-random-{clues}");
+        if wanted(&name) {
+            let set = kept_set(&dir, &name, s25, || random_set(s25, clues, 150, seed));
+            report(&name, &set);
+        }
+    }
+}
