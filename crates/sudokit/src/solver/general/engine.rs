@@ -9,8 +9,9 @@
 //!
 //! ## Search
 //! Branching is binary: at the undecided cell with the fewest candidates per
-//! unit of conflict weight (dom/wdeg, see [`Engine::branch_cell`]), the
-//! lowest digit `d` is tried first, and the state with `d` removed from that
+//! unit of conflict weight (dom/wdeg, see [`Engine::branch_cell`]; exact
+//! counts take the first bivalue cell), the caller's choice of digit `d`
+//! (the lowest, or a random one) is tried first, and the state with `d` removed from that
 //! cell is pushed on an explicit stack (`saved`, one full copy of `cand` per
 //! level, plus the cell in `saved_cells`). Backtracking pops it. No recursion,
 //! and the buffers are kept between puzzles, so a solver allocates only while
