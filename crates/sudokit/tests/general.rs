@@ -14,6 +14,14 @@ fn shape(r: usize, c: usize) -> Shape {
     Shape::new(r, c).unwrap()
 }
 
+/// A puzzle from its text, its size setting the shape.
+fn parse(text: &str) -> Puzzle {
+    let format = sudokit::parse::FormatSpec::default()
+        .resolve(text.as_bytes())
+        .unwrap();
+    format.parse(text.as_bytes()).unwrap()
+}
+
 #[test]
 fn the_empty_4x4_grid_has_288_solutions() {
     let s = shape(2, 2);
@@ -175,10 +183,7 @@ fn restarting_searches_agree_with_the_reference() {
 #[test]
 fn restarts_escape_a_heavy_tailed_search() {
     let text = "........B...1C34..C..4..E.....................G..7...GE.F.....B...81..G.9..4...D......538..1..2.53.9D..E7A.B.148.........63......5.....94..A..12.......G5..FD.96....4...1..D..AG.8F...BA...9E....C.F......D3...1.4......6....8.7...6...C..57......7.1..6C....F.5";
-    let format = sudokit::parse::FormatSpec::default()
-        .resolve(text.as_bytes())
-        .unwrap();
-    let p = format.parse(text.as_bytes()).unwrap();
+    let p = parse(text);
     let mut out = vec![0; 256];
     let got = GeneralSolver::new(p.shape()).solve(p.cells(), 2, Some(&mut out));
     assert_eq!(got.solutions, 2);
@@ -241,10 +246,7 @@ fn conflict_weights_steer_sparse_25x25_searches() {
     let mut solver = GeneralSolver::new(shape(5, 5));
     let mut guesses = 0;
     for line in text.lines() {
-        let format = sudokit::parse::FormatSpec::default()
-            .resolve(line.as_bytes())
-            .unwrap();
-        let p = format.parse(line.as_bytes()).unwrap();
+        let p = parse(line);
         let mut out = vec![0; 625];
         let got = solver.solve(p.cells(), 2, Some(&mut out));
         assert_eq!(got.solutions, 2, "{line}");
@@ -264,10 +266,7 @@ fn conflict_weights_steer_sparse_25x25_searches() {
 fn conflict_weights_shorten_a_no_solution_proof() {
     use std::time::{Duration, Instant};
     let text = "C.7.6......A.8..2..B1.....6D5.....1.3F.8...C.AG.......5..4...E.....1E.F3.......8....G7.D..F4.6...G9..86...3E..41..F....5...9...DGD6.....4A...12B..E........7..A.1..4..B.6FD5.3.....3.D..2..145.96....17E.....D...15.9..4.C.......2G..5....1.B.8.9...D..B....1...";
-    let format = sudokit::parse::FormatSpec::default()
-        .resolve(text.as_bytes())
-        .unwrap();
-    let p = format.parse(text.as_bytes()).unwrap();
+    let p = parse(text);
     let deadline = Instant::now() + Duration::from_secs(120);
     let got = GeneralSolver::new(p.shape())
         .solve_until(p.cells(), 2, None, deadline)

@@ -31,6 +31,27 @@ fn small_shapes() -> Vec<Shape> {
     out
 }
 
+/// Checks `solver` against `reference` on `p` for each limit: the same
+/// count, and a first solution that solves `p`.
+fn assert_agrees(
+    solver: &mut SmallSolver,
+    reference: &mut ReferenceSolver,
+    p: &Puzzle,
+    limits: &[u64],
+) {
+    let s = p.shape();
+    for &limit in limits {
+        let want = reference.solve(p.cells(), limit, None).solutions;
+        let mut out = vec![0; s.cell_count()];
+        let got = solver.solve(p.cells(), limit, Some(&mut out));
+        assert_eq!(got.solutions, want, "{s} limit {limit} {p:?}");
+        if want > 0 {
+            let solution = Puzzle::new(s, out).unwrap();
+            assert!(p.is_solved_by(&solution), "{s} {p:?} {solution:?}");
+        }
+    }
+}
+
 #[test]
 fn exactly_the_shapes_up_to_64_cells_get_the_small_engine() {
     for r in 1..=6 {
@@ -227,16 +248,7 @@ fn random_puzzles_of_every_shape_agree_with_the_reference() {
         for _ in 0..puzzles {
             let clues = rng.gen_range(fewest..=cells);
             let p = random_puzzle(s, clues, 0.25, &mut rng);
-            for limit in [1, 2, 3, 10] {
-                let want = reference.solve(p.cells(), limit, None).solutions;
-                let mut out = vec![0; cells];
-                let got = solver.solve(p.cells(), limit, Some(&mut out));
-                assert_eq!(got.solutions, want, "{s} limit {limit} {p:?}");
-                if want > 0 {
-                    let solution = Puzzle::new(s, out).unwrap();
-                    assert!(p.is_solved_by(&solution), "{s} {p:?} {solution:?}");
-                }
-            }
+            assert_agrees(&mut solver, &mut reference, &p, &[1, 2, 3, 10]);
         }
     }
 }
@@ -287,16 +299,7 @@ fn handed_off_searches_agree_with_the_reference() {
             let mut solver = SmallSolver::with_handoff_guesses(s, budget).unwrap();
             for _ in 0..300 {
                 let p = random_puzzle(s, rng.gen_range(fewest..=cells), 0.25, &mut rng);
-                for limit in [1, 2, 3, 16, 17] {
-                    let want = reference.solve(p.cells(), limit, None).solutions;
-                    let mut out = vec![0; cells];
-                    let got = solver.solve(p.cells(), limit, Some(&mut out));
-                    assert_eq!(got.solutions, want, "{s} limit {limit} {p:?}");
-                    if want > 0 {
-                        let solution = Puzzle::new(s, out).unwrap();
-                        assert!(p.is_solved_by(&solution), "{s} {p:?} {solution:?}");
-                    }
-                }
+                assert_agrees(&mut solver, &mut reference, &p, &[1, 2, 3, 16, 17]);
             }
         }
     }
