@@ -11,11 +11,11 @@
 //! Branching is binary: at the undecided cell with the fewest candidates per
 //! unit of conflict weight (dom/wdeg, see [`Engine::branch_cell`]; exact
 //! counts take the first bivalue cell), the caller's choice of digit `d`
-//! (the lowest, or a random one) is tried first, and the state with `d` removed from that
-//! cell is pushed on an explicit stack (`saved`, one full copy of `cand` per
-//! level, plus the cell in `saved_cells`). Backtracking pops it. No recursion,
-//! and the buffers are kept between puzzles, so a solver allocates only while
-//! its stack grows to a new depth.
+//! (the lowest, or a random one) is tried first, and the state with `d`
+//! removed from that cell is pushed on an explicit stack (`saved`, one full
+//! copy of `cand` per level, plus the cell in `saved_cells`). Backtracking
+//! pops it. No recursion, and the buffers are kept between puzzles, so a
+//! solver allocates only while its stack grows to a new depth.
 //!
 //! ## Propagation is incremental
 //! Every change to a cell marks its three units; hidden singles and locked
@@ -59,14 +59,13 @@ enum RunEnd {
 
 /// What one round of propagation left: a contradiction, a complete grid, or a
 /// cell to branch on.
-pub(super) enum Step<M> {
+pub(super) enum Step {
     /// Some cell or unit has no candidate left.
     Contradiction,
     /// Every cell is decided, consistently.
     Solved,
-    /// Where to guess: a cell and its candidates, to pick the first guess
-    /// from.
-    Branch(usize, M),
+    /// Where to guess: an undecided cell.
+    Branch(usize),
 }
 
 /// The digits present in at least one of `sets`, and in at least two.
@@ -318,12 +317,12 @@ impl<M: Mask> Engine<M> {
     }
 
     /// Propagates singles to a fixpoint and says what is left to do.
-    pub(super) fn step(&mut self) -> Step<M> {
+    pub(super) fn step(&mut self) -> Step {
         if !self.propagate() {
             return Step::Contradiction;
         }
         match self.branch_cell() {
-            Some(cell) => Step::Branch(cell, self.cand[cell]),
+            Some(cell) => Step::Branch(cell),
             None => Step::Solved,
         }
     }
@@ -696,7 +695,7 @@ impl<M: Mask> Engine<M> {
                 self.scan_start = next_random(&mut self.rng) as usize;
             }
             match self.step() {
-                Step::Branch(cell, digits) => {
+                Step::Branch(cell) => {
                     if made == budget {
                         return RunEnd::CutOff;
                     }
@@ -705,7 +704,7 @@ impl<M: Mask> Engine<M> {
                     if guesses.is_multiple_of(GUESSES_PER_CHECK) && give_up() {
                         return RunEnd::GaveUp;
                     }
-                    let choice = choose(digits);
+                    let choice = choose(self.cand[cell]);
                     self.branch(cell, choice);
                     continue;
                 }

@@ -112,7 +112,7 @@ fn expand_with<M: Mask>(engine: &mut Engine<M>, givens: &[u8]) -> Expansion {
             engine.write_grid(&mut grid);
             Expansion::Solved(grid)
         }
-        Step::Branch(cell, _) => {
+        Step::Branch(cell) => {
             engine.write_grid(&mut grid);
             let mut set = engine.candidates(cell);
             let mut branches = Vec::with_capacity(set.count() as usize);
