@@ -45,7 +45,7 @@ pub(super) const FIRST_RUN_GUESSES: u64 = 1 << 10;
 /// The largest solution limit searched with restarts (restarted runs find
 /// the same solutions again, so the ones found are kept to tell them apart).
 /// Larger limits, exact counts, search once.
-pub(super) const RESTART_LIMIT: u64 = 16;
+pub const RESTART_LIMIT: u64 = 16;
 
 /// How a run of the search ended.
 enum RunEnd {

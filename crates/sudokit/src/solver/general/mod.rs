@@ -8,6 +8,7 @@
 mod engine;
 mod mask;
 
+pub use self::engine::RESTART_LIMIT;
 use self::engine::{Engine, Step};
 use self::mask::Mask;
 use super::{Outcome, Solver};

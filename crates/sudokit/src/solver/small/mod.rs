@@ -20,7 +20,7 @@
 mod engine;
 
 use self::engine::Engine;
-use super::general::GeneralSolver;
+use super::general::{GeneralSolver, RESTART_LIMIT};
 use super::{Outcome, Solver};
 use crate::grid::Shape;
 
@@ -33,8 +33,10 @@ pub const MAX_CELLS: usize = 64;
 /// budget, so the hand-off costs typical puzzles nothing.
 pub const HANDOFF_GUESSES: u64 = 4096;
 
-/// The largest solution limit whose searches may be handed off.
-pub const HANDOFF_LIMIT: u64 = 16;
+/// The largest solution limit whose searches may be handed off: the
+/// general engine's [`RESTART_LIMIT`], up to which its restarts and conflict
+/// weights escape heavy tails (beyond it both engines count exhaustively).
+pub const HANDOFF_LIMIT: u64 = RESTART_LIMIT;
 
 /// The bitboard engine for shapes with at most [`MAX_CELLS`] cells.
 #[derive(Clone, Debug)]
