@@ -116,7 +116,12 @@ fn run(set: &[Puzzle], deadline: Duration) -> Tally {
     let started = Instant::now();
     for puzzle in set {
         let t = Instant::now();
-        match solver.solve_until(puzzle.cells(), 2, Some(&mut solution), t + deadline) {
+        match solver.solve_until(
+            puzzle.cells(),
+            2,
+            Some(&mut solution),
+            &sudokit::budget::Budget::until(t + deadline),
+        ) {
             Some(outcome) => {
                 if outcome.solutions > 0 {
                     let solved = Puzzle::new(shape, solution.clone()).expect("a grid");

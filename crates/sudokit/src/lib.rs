@@ -6,6 +6,7 @@
 //! thin layers over this crate: nothing here prints, nothing there solves.
 
 pub mod analyze;
+pub mod budget;
 pub mod canon;
 pub mod generate;
 pub mod grid;

@@ -3,6 +3,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sudokit::budget::Budget;
 use sudokit::generate::{random_grid, random_puzzle};
 use sudokit::grid::{Puzzle, Shape};
 use sudokit::solver::count::count_solutions;
@@ -215,23 +216,45 @@ fn solve_until_gives_up_only_after_its_deadline() {
     // Counting 10,000 completions of the empty grid takes far more than the
     // guesses between two looks at the clock.
     assert_eq!(
-        general.solve_until(&empty, 10_000, None, Instant::now()),
+        general.solve_until(&empty, 10_000, None, &Budget::until(Instant::now())),
         None
     );
     let far = Instant::now() + Duration::from_secs(3600);
     assert_eq!(
-        general.solve_until(&empty, 10_000, None, far),
+        general.solve_until(&empty, 10_000, None, &Budget::until(far)),
         Some(general.solve(&empty, 10_000, None))
     );
     let mut fast = sudokit::solver::solver_for(s);
     let mut solution = vec![0; 81];
     let outcome = fast
-        .solve_until(&empty, 1, Some(&mut solution), Instant::now())
+        .solve_until(
+            &empty,
+            1,
+            Some(&mut solution),
+            &Budget::until(Instant::now()),
+        )
         .expect("the 9x9 engine finishes whatever the deadline");
     assert_eq!(outcome.solutions, 1);
     assert!(Puzzle::new(s, empty.clone())
         .unwrap()
         .is_solved_by(&Puzzle::new(s, solution).unwrap()));
+}
+
+/// A raised cancel flag stops a search as a passed deadline does.
+#[test]
+fn solve_until_gives_up_once_cancelled() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let empty = vec![0; 81];
+    let flag = Arc::new(AtomicBool::new(true));
+    let cancelled = Budget::unlimited().with_cancel(Arc::clone(&flag));
+    let mut general = GeneralSolver::new(shape(3, 3));
+    assert_eq!(general.solve_until(&empty, 10_000, None, &cancelled), None);
+    flag.store(false, std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(
+        general.solve_until(&empty, 10_000, None, &cancelled),
+        Some(general.solve(&empty, 10_000, None))
+    );
 }
 
 /// Random 25×25 puzzles (260 clues, many solutions) on which branching on
@@ -269,7 +292,7 @@ fn conflict_weights_shorten_a_no_solution_proof() {
     let p = parse(text);
     let deadline = Instant::now() + Duration::from_secs(120);
     let got = GeneralSolver::new(p.shape())
-        .solve_until(p.cells(), 2, None, deadline)
+        .solve_until(p.cells(), 2, None, &Budget::until(deadline))
         .expect("answered before the hang guard");
     assert_eq!(got.solutions, 0);
     assert!(got.guesses < 5_000, "{} guesses", got.guesses);

@@ -23,6 +23,7 @@ use rayon::prelude::*;
 use super::board::{Board, Move};
 use super::cache;
 use super::pdb::{PatternDb, MAX_TILES};
+use crate::budget::Budget;
 
 /// Cells of the 15-puzzle.
 const CELLS: usize = 16;
@@ -185,9 +186,15 @@ impl Fifteen {
     }
 
     /// A shortest solution to the blank-first goal from `board` (a 4×4 board
-    /// whose goal is reachable), and the number of nodes expanded.
-    pub(crate) fn solve_blank_first(&self, board: &Board) -> (Vec<Move>, u64) {
-        let search = Search::new(board);
+    /// whose goal is reachable), and the number of nodes expanded; `None` if
+    /// `budget` was spent first (it is checked every
+    /// [`NODES_PER_CHECK`] nodes).
+    pub(crate) fn solve_blank_first(
+        &self,
+        board: &Board,
+        budget: &Budget,
+    ) -> Option<(Vec<Move>, u64)> {
+        let search = Search::new(board, budget);
         if self.dbs.is_empty() {
             let mut estimate = Manhattan::new(&search.cells);
             search.run(&mut estimate)
@@ -422,14 +429,23 @@ impl Estimate for Manhattan {
     }
 }
 
+/// How many nodes an IDA* search expands between looks at its [`Budget`]:
+/// a node costs tens of nanoseconds, so the check is cheap and the overshoot
+/// well under a millisecond.
+pub const NODES_PER_CHECK: u64 = 4096;
+
 /// The state of one IDA* search.
-struct Search {
+struct Search<'b> {
     /// Tile on each cell.
     cells: [u8; CELLS],
     /// Moves from the start to the current node.
     path: Vec<Move>,
     /// Nodes expanded so far, over all iterations.
     nodes: u64,
+    /// When to give up.
+    budget: &'b Budget,
+    /// Set once the budget was found spent: the search unwinds.
+    gave_up: bool,
 }
 
 /// Where the blank goes from each cell with each move (`u8::MAX`: off the board).
@@ -455,24 +471,28 @@ const TARGETS: [[u8; 4]; CELLS] = {
     table
 };
 
-impl Search {
-    fn new(board: &Board) -> Search {
+impl<'b> Search<'b> {
+    fn new(board: &Board, budget: &'b Budget) -> Search<'b> {
         let mut cells = [0; CELLS];
         cells.copy_from_slice(board.tiles());
         Search {
             cells,
             path: Vec::new(),
             nodes: 0,
+            budget,
+            gave_up: false,
         }
     }
 
-    /// Deepens the cost bound until a solution is found.
-    fn run<E: Estimate>(mut self, estimate: &mut E) -> (Vec<Move>, u64) {
+    /// Deepens the cost bound until a solution is found, or the budget is
+    /// spent (`None`).
+    fn run<E: Estimate>(mut self, estimate: &mut E) -> Option<(Vec<Move>, u64)> {
         let blank = self.cells.iter().position(|&t| t == 0).expect("a blank") as u8;
         let mut bound = estimate.value(u32::MAX);
         loop {
             match self.dfs(estimate, blank, 0, bound, None) {
-                Ok(()) => return (self.path, self.nodes),
+                Ok(()) => return Some((self.path, self.nodes)),
+                Err(_) if self.gave_up => return None,
                 Err(next) => bound = next,
             }
         }
@@ -496,6 +516,12 @@ impl Search {
             return Ok(());
         }
         self.nodes += 1;
+        if self.nodes % NODES_PER_CHECK == 0 && self.budget.is_spent() {
+            self.gave_up = true;
+        }
+        if self.gave_up {
+            return Err(u32::MAX);
+        }
         let mut next = u32::MAX;
         for (i, step) in Move::ALL.into_iter().enumerate() {
             let to = TARGETS[blank as usize][i];

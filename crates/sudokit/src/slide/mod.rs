@@ -31,6 +31,7 @@ pub mod pdb;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use crate::budget::Budget;
 pub use board::{moves_to_string, parse, Board, Goal, Move, ParseError};
 pub use fifteen::{Databases, Fifteen};
 
@@ -98,8 +99,16 @@ impl SlideSolver {
 
     /// A shortest solution of `board` for `goal`, or [`Outcome::Unsolvable`].
     pub fn solve(&self, board: &Board, goal: Goal) -> Outcome {
+        self.solve_within(board, goal, &Budget::unlimited())
+            .expect("an unlimited budget is never spent")
+    }
+
+    /// As [`SlideSolver::solve`], but gives up (`None`) once `budget` is
+    /// spent: an 80-move 15-puzzle can take the 6-6-3 databases most of a
+    /// minute. The 8-puzzle, one table look-up per move, always finishes.
+    pub fn solve_within(&self, board: &Board, goal: Goal, budget: &Budget) -> Option<Outcome> {
         if !board.is_solvable(goal) {
-            return Outcome::Unsolvable;
+            return Some(Outcome::Unsolvable);
         }
         // Each table serves one goal; the other is reached by turning the board
         // half a turn, which also turns every move into its opposite.
@@ -116,14 +125,14 @@ impl SlideSolver {
                 let nodes = moves.len() as u64 + 1;
                 (moves, nodes)
             }
-            Goal::BlankFirst => self.fifteen().solve_blank_first(&start),
+            Goal::BlankFirst => self.fifteen().solve_blank_first(&start, budget)?,
         };
         let moves = if turn {
             moves.into_iter().map(Move::opposite).collect()
         } else {
             moves
         };
-        Outcome::Solved(Solution { moves, nodes })
+        Some(Outcome::Solved(Solution { moves, nodes }))
     }
 }
 
@@ -160,15 +169,49 @@ pub fn warm_up() -> Databases {
 /// it: the blank's moves (`u d l r`, empty when already solved) or
 /// `unsolvable`; a body that is not a puzzle is the error.
 pub fn answer(body: &str, goal: Goal) -> Result<String, ParseError> {
-    Ok(match solve(&parse(body)?, goal) {
+    Ok(describe(&solve(&parse(body)?, goal)))
+}
+
+/// An outcome as the CLI and the solving service print it: the blank's
+/// moves (`u d l r`, empty when already solved) or `unsolvable`.
+pub fn describe(outcome: &Outcome) -> String {
+    match outcome {
         Outcome::Solved(solution) => moves_to_string(&solution.moves),
         Outcome::Unsolvable => "unsolvable".to_string(),
-    })
+    }
+}
+
+/// Solves with the process-wide [`SlideSolver::default`] within `budget`
+/// (`None`: spent first).
+pub fn solve_within(board: &Board, goal: Goal, budget: &Budget) -> Option<Outcome> {
+    shared().solve_within(board, goal, budget)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A spent budget stops a 15-puzzle search that needs more nodes than
+    /// one check's worth; the 8-puzzle and unsolvable positions are answered
+    /// whatever the budget.
+    #[test]
+    fn a_spent_budget_stops_the_fifteen_puzzle_search() {
+        let solver = SlideSolver::new(Databases::Manhattan, None);
+        let spent = Budget::until(std::time::Instant::now());
+        let korf55 = parse("13 8 14 3 9 1 0 7 15 5 4 10 12 2 6 11").unwrap();
+        assert_eq!(solver.solve_within(&korf55, Goal::BlankFirst, &spent), None);
+        let eight = parse("2 3 4 1 5 x 7 6 8").unwrap();
+        assert!(solver
+            .solve_within(&eight, Goal::BlankLast, &spent)
+            .is_some());
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let open = Budget::unlimited().with_cancel(flag);
+        let Some(Outcome::Solved(solution)) = solver.solve_within(&korf55, Goal::BlankFirst, &open)
+        else {
+            panic!("korf55 is solvable");
+        };
+        assert_eq!(solution.moves.len(), 41);
+    }
 
     /// Warming up builds the shared solver's tables, so later requests find
     /// them ready.

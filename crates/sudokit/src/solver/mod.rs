@@ -21,6 +21,7 @@ pub mod general;
 pub mod reference;
 pub mod small;
 
+use crate::budget::Budget;
 use crate::grid::Shape;
 
 /// What a solver found: solutions counted up to the requested limit, and how
@@ -71,17 +72,19 @@ pub trait Solver: Send {
     /// Counts solutions of `givens` up to `limit`; see the trait docs.
     fn solve(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome;
 
-    /// As [`Solver::solve`], but gives up (`None`) once `deadline` has passed,
-    /// so that a service can bound the time one request takes. Engines whose
-    /// worst case is a fraction of a second (the 9×9 and small-grid engines)
-    /// keep this default, which never gives up; the general engine, whose
-    /// search on large sparse grids can run for minutes, checks the clock.
+    /// As [`Solver::solve`], but gives up (`None`) once `budget` is spent
+    /// (its deadline passed or its cancel flag raised), so that a service can
+    /// bound the time one request takes and drop the work of a client that
+    /// has gone. Engines whose worst case is a fraction of a second (the 9×9
+    /// engine) keep this default, which never gives up; the general engine,
+    /// whose search on large sparse grids can run for minutes, checks the
+    /// budget, and so does the small engine once it hands a search to it.
     fn solve_until(
         &mut self,
         givens: &[u8],
         limit: u64,
         solution: Option<&mut [u8]>,
-        _deadline: std::time::Instant,
+        _budget: &Budget,
     ) -> Option<Outcome> {
         Some(self.solve(givens, limit, solution))
     }

@@ -149,11 +149,11 @@ impl Solver for GeneralSolver {
         givens: &[u8],
         limit: u64,
         solution: Option<&mut [u8]>,
-        deadline: std::time::Instant,
+        budget: &crate::budget::Budget,
     ) -> Option<Outcome> {
-        let past_deadline = || std::time::Instant::now() >= deadline;
+        let spent = || budget.is_spent();
         dispatch!(self, engine => {
-            engine.search_until(givens, limit.max(1), solution, |set| set.lowest(), past_deadline)
+            engine.search_until(givens, limit.max(1), solution, |set| set.lowest(), spent)
         })
     }
 }

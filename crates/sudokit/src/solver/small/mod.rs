@@ -22,6 +22,7 @@ mod engine;
 use self::engine::Engine;
 use super::general::{GeneralSolver, RESTART_LIMIT};
 use super::{Outcome, Solver};
+use crate::budget::Budget;
 use crate::grid::Shape;
 
 /// The largest number of cells the small engine handles (one `u64` board).
@@ -114,25 +115,39 @@ impl Solver for SmallSolver {
         dispatch!(&self.inner, engine => engine.shape())
     }
 
-    fn solve(&mut self, givens: &[u8], limit: u64, mut solution: Option<&mut [u8]>) -> Outcome {
+    fn solve(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
+        self.solve_until(givens, limit, solution, &Budget::unlimited())
+            .unwrap_or_default()
+    }
+
+    /// The small engine's own search takes at most [`HANDOFF_GUESSES`]
+    /// guesses (well under a millisecond) before a hand-off; the general
+    /// engine it hands to checks `budget`.
+    fn solve_until(
+        &mut self,
+        givens: &[u8],
+        limit: u64,
+        mut solution: Option<&mut [u8]>,
+        budget: &Budget,
+    ) -> Option<Outcome> {
         let limit = limit.max(1);
-        let budget = if limit <= HANDOFF_LIMIT {
+        let guesses = if limit <= HANDOFF_LIMIT {
             self.handoff_guesses
         } else {
             u64::MAX
         };
         let first = dispatch!(&mut self.inner, engine => {
-            engine.solve(givens, limit, solution.as_deref_mut(), budget)
+            engine.solve(givens, limit, solution.as_deref_mut(), guesses)
         });
         if let Some(outcome) = first {
-            return outcome;
+            return Some(outcome);
         }
         let shape = self.shape();
         let fallback = self
             .fallback
             .get_or_insert_with(|| GeneralSolver::new(shape));
-        let mut outcome = fallback.solve(givens, limit, solution);
-        outcome.guesses += budget;
-        outcome
+        let mut outcome = fallback.solve_until(givens, limit, solution, budget)?;
+        outcome.guesses += guesses;
+        Some(outcome)
     }
 }
