@@ -55,6 +55,11 @@ impl Server {
     /// (so that the batch takes measurable time) and bounds high enough that
     /// no request of the batch is answered `ServerTooBusy`.
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// As [`Server::start`], with `extra` flags after the others.
+    fn start_with(extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_sudokit"))
             .args([
                 "serve",
@@ -68,9 +73,10 @@ impl Server {
                 "1",
                 "--pending-bound",
                 "1000000",
-                "--queue-bound",
-                "1000000",
+                "--connection-bytes",
+                "1000000000",
             ])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -381,4 +387,68 @@ fn sigterm_answers_every_request_read_then_exits_cleanly() {
 #[test]
 fn sigint_answers_every_request_read_then_exits_cleanly() {
     answers_what_it_read_then_exits_on("INT", "SIGINT received");
+}
+
+/// Starts a server with `extra` flags and a client that pipelines hard
+/// puzzles and never reads its replies, so that a graceful shutdown cannot
+/// finish; returns both once the server has read requests it cannot answer
+/// (the client's socket is kept open by the returned stream).
+fn server_with_a_client_that_never_reads(extra: &[&str]) -> (Server, TcpStream) {
+    let server = Server::start_with(extra);
+    let puzzles = puzzles();
+    let stream = server.connect();
+    let mut writer = stream.try_clone().unwrap();
+    let mut batch = String::new();
+    for id in 0..REQUESTS {
+        batch.push_str(&format!("{id}:{}\r\n", puzzles[id % puzzles.len()]));
+    }
+    writer.write_all(batch.as_bytes()).unwrap();
+    let deadline = Instant::now() + START_TIMEOUT;
+    while server.counter("requests_total") < REQUESTS as u64 {
+        assert!(Instant::now() < deadline, "the batch was not read in time");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    (server, stream)
+}
+
+/// A client that never reads cannot hold the shutdown beyond
+/// `--shutdown-grace`: the server then closes it, logs how many requests
+/// went unanswered, and exits with status 1.
+#[test]
+fn the_shutdown_grace_bounds_a_client_that_never_reads() {
+    let (mut server, _client) = server_with_a_client_that_never_reads(&["--shutdown-grace", "1"]);
+    server.signal("TERM");
+    let status = server.wait(EXIT_TIMEOUT);
+    let log = server.log();
+    assert_eq!(status.code(), Some(1), "log:\n{log}");
+    assert!(log.contains("shutdown grace expired"), "log:\n{log}");
+    let unanswered = log
+        .lines()
+        .find(|line| line.contains("stopped before every request was answered"))
+        .and_then(|line| field(line, "unanswered"))
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no count of unanswered requests in the log:\n{log}"));
+    assert!(
+        unanswered > 0 && unanswered <= REQUESTS as u64,
+        "{unanswered}"
+    );
+}
+
+/// A second signal ends a shutdown that is waiting on a client at once,
+/// however long the grace.
+#[test]
+fn a_second_signal_ends_the_shutdown_at_once() {
+    let (mut server, _client) =
+        server_with_a_client_that_never_reads(&["--shutdown-grace", "3600"]);
+    server.signal("TERM");
+    let deadline = Instant::now() + START_TIMEOUT;
+    while !server.log().contains("shutting down") {
+        assert!(Instant::now() < deadline, "no shutdown logged");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    server.signal("INT");
+    let status = server.wait(EXIT_TIMEOUT);
+    let log = server.log();
+    assert_eq!(status.code(), Some(1), "log:\n{log}");
+    assert!(log.contains("second signal"), "log:\n{log}");
 }

@@ -1,8 +1,10 @@
-//! One client connection: line framing, work hand-off, replies in order.
+//! One client connection: line framing, admission, work hand-off, replies in
+//! order, and closing without losing what was delivered.
 //!
-//! The handler is a single task that reads, hands complete lines to the worker
-//! pool, and writes replies, all in one `select!` loop, so that reading never
-//! waits for solving and pipelined requests flow in both directions at once.
+//! The handler is a single task that reads, parses complete lines, hands the
+//! work to the pool, and watches the outbox, all in one `select!` loop, so
+//! that reading never waits for solving and pipelined requests flow in both
+//! directions at once.
 //!
 //! - **Framing** is done here, byte by byte: a line ends at `\n` (a `\r` before
 //!   it is dropped), whatever the split of bytes across reads. A line is handed
@@ -10,24 +12,35 @@
 //!   does not). A line longer than [`MAX_LINE`] is answered
 //!   `Bad Request: line too long` and the connection is closed; a final line
 //!   without `\n` is answered when the client ends its side.
-//! - **Order**: each group of lines read together becomes one or more jobs (one
-//!   per worker, so a pipelined batch is solved in parallel); every job takes
-//!   a place in the connection's [`Outbox`], and replies leave in that order,
-//!   written by the worker that completes the front (see [`crate::outbox`]).
-//! - **Backpressure** (muduo's `server_prod`): when this connection already has
-//!   `pending_bound` requests whose replies are not written yet, or the pool's
-//!   queue is full, a request is answered `ServerTooBusy` without being solved.
-//!   At twice the bound the handler stops reading until replies drain, so a
-//!   client that never reads cannot grow the server's memory.
-//! - **Idle timeout**: a connection that neither sends a byte nor takes one of
-//!   its replies for the timeout, while not waiting for a worker, is closed.
-//! - **Waking**: the task sleeps on the socket and on the outbox, which wakes
-//!   it only when the socket's send buffer filled up, a write failed, reading
-//!   may resume, or (input closed) the last reply is out.
-//! - **Shutdown**: reading stops, every request already read is answered and
-//!   flushed, then the connection closes.
+//! - **Parsing** happens here too (it is cheap next to solving): a bad request
+//!   is answered at once, and a good one keeps only its id and its cells or
+//!   tiles, whatever trailing text the line carried.
+//! - **Order**: consecutive requests become jobs of at most [`LIGHT_JOB`]
+//!   quick requests, or one heavy request (see [`crate::pool`]); every job
+//!   takes a place in the connection's [`Outbox`], and replies leave in that
+//!   order, written by the worker that completes the front.
+//! - **Admission** (muduo's `server_prod`, in bytes as well as counts): a
+//!   request is answered `ServerTooBusy` without being solved when this
+//!   connection has `pending_bound` requests unanswered, holds half its
+//!   byte bound in queued requests and unwritten replies, has more than its
+//!   queued-CPU cap of heavy work waiting, or the server holds half its byte
+//!   bound. At the full byte bound (this connection's or the server's), or
+//!   twice the pending bound, the handler stops reading until replies drain,
+//!   so a client that never reads cannot grow the server's memory.
+//! - **Deadlines**: a request line must be complete within the request
+//!   timeout of its first byte (slowloris clients are closed); a connection
+//!   with no request in flight that neither completes a request nor takes a
+//!   reply for the idle timeout is closed (single bytes do not count). When
+//!   slots run short, the idlest connection is closed for a newcomer
+//!   ([`crate::slots`]).
+//! - **Shutdown**: no more requests are taken, and what the client still
+//!   sends is read and discarded; every request already read is answered;
+//!   then the write side is shut and the connection closes once the client
+//!   has acknowledged every byte (or closed), so no reset destroys replies in
+//!   flight. A forced shutdown closes at once and counts what was left.
 
 use std::io::ErrorKind;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -36,9 +49,15 @@ use tokio::time::sleep_until;
 
 use crate::metrics::Metrics;
 use crate::outbox::{Interest, Outbox};
-use crate::pool::{Job, JobOutput, Pool, QueueFull};
-use crate::protocol::{split_id, write_reply, MAX_LINE, SERVER_TOO_BUSY};
+use crate::pool::{Client, Job, Lane, Pool, Request};
+use crate::protocol::{parse_body, split_id, write_reply, Class, MAX_LINE, SERVER_TOO_BUSY};
 use crate::shutdown::{DrainGuard, Shutdown};
+use crate::slots::Slot;
+
+/// The most quick requests in one job: enough to share one write among
+/// pipelined replies, few enough (about a millisecond at worst) that other
+/// connections' jobs are not held up behind it.
+pub const LIGHT_JOB: usize = 16;
 
 /// After an over-long line, how long the handler keeps reading (and
 /// discarding) before it closes.
@@ -48,6 +67,34 @@ const LINGER_TIME: Duration = Duration::from_secs(2);
 /// most before it closes.
 const LINGER_BYTES: usize = 1024 * 1024;
 
+/// While reading is paused for the server's byte bound (which other
+/// connections' progress lowers), how often the handler looks again.
+const RECHECK: Duration = Duration::from_millis(10);
+
+/// Input buffer capacity kept between lines; a larger buffer (after a long
+/// line) is given back once empty.
+const INPUT_KEEP: usize = 16 * 1024;
+
+/// The bounds every connection works within.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Requests whose replies are not written yet, beyond which new requests
+    /// are answered `ServerTooBusy`.
+    pub pending_bound: usize,
+    /// Bytes one connection may hold in queued requests and unwritten
+    /// replies (half of it: `ServerTooBusy`; all of it: reading pauses).
+    pub connection_bytes: usize,
+    /// Bytes the whole server may hold in input buffers, queued requests and
+    /// unwritten replies (same halves).
+    pub server_bytes: usize,
+    /// Heavy work one connection may have waiting, in measured CPU time.
+    pub queued_cpu: Duration,
+    /// How long a connection may do nothing before it is closed.
+    pub idle_timeout: Duration,
+    /// How long a request line may take to arrive, from its first byte.
+    pub request_timeout: Duration,
+}
+
 /// What every connection shares with the server.
 #[derive(Clone)]
 pub struct Context {
@@ -55,62 +102,92 @@ pub struct Context {
     pub pool: Arc<Pool>,
     /// The service's counters.
     pub metrics: Arc<Metrics>,
-    /// Requests per connection whose replies are not written yet, beyond which
-    /// new requests are answered `ServerTooBusy`.
-    pub pending_bound: usize,
-    /// How long a connection may do nothing before it is closed.
-    pub idle_timeout: Duration,
+    /// The bounds.
+    pub limits: Limits,
 }
 
-/// Why the handler stops reading.
+/// Why the handler stops taking requests.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Input {
-    /// Reading.
+    /// Reading requests.
     Open,
     /// The client closed its side: answer what is left, then close.
     Ended,
-    /// Shutdown: answer what was read, then close.
-    Closing,
+    /// Shutdown: answer what was read while discarding what comes, then
+    /// close once the client has it all. `eof`: the client has closed its
+    /// side too.
+    Closing { eof: bool },
     /// A line too long: answer what came before it, then close, discarding
     /// what the client still sends (so that closing with unread bytes does
     /// not reset the connection before the client has read its answers).
     TooLong,
 }
 
+/// How the handler's loop ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum End {
+    /// Normally, or by a failure of the socket.
+    Done,
+    /// By a forced shutdown: what was left unanswered is counted.
+    Forced,
+}
+
 /// A connection's reading side: framing lines and handing them on.
 struct Handler {
     /// The pool, counters and limits.
     ctx: Context,
+    /// This connection's queues in the pool.
+    client: Client,
     /// The socket and the reply order.
     outbox: Arc<Outbox>,
     /// Bytes read and not yet framed into lines (a partial line).
     input: Vec<u8>,
+    /// The capacity of `input` as last counted in the server's gauge.
+    input_counted: usize,
     /// Where the search for `\n` resumes in `input`.
     scanned: usize,
     /// Requests whose replies are not written yet (as last seen, plus those
     /// handed on since).
     pending: usize,
-    /// Whether the handler still reads, and why not.
+    /// Whether the handler still reads requests, and why not.
     input_state: Input,
+    /// When the last complete request line arrived.
+    active_at: Instant,
+    /// When the partial line in `input` began, if there is one.
+    line_started: Option<Instant>,
 }
 
-/// Serves one client until it leaves, idles out, or shutdown completes.
-pub async fn handle(stream: TcpStream, ctx: Context, mut shutdown: Shutdown, _drain: DrainGuard) {
+/// Serves one client until it leaves, idles out, is closed for room, or
+/// shutdown completes.
+pub async fn handle(
+    stream: TcpStream,
+    ctx: Context,
+    mut shutdown: Shutdown,
+    slot: Slot,
+    _drain: DrainGuard,
+) {
     let peer = stream.peer_addr().ok();
     let outbox = Outbox::new(stream, Arc::clone(&ctx.metrics));
+    let client = ctx.pool.client();
     let mut handler = Handler {
         ctx,
+        client,
         outbox: Arc::clone(&outbox),
-        input: Vec::with_capacity(4096),
+        input: Vec::new(),
+        input_counted: 0,
         scanned: 0,
         pending: 0,
         input_state: Input::Open,
+        active_at: Instant::now(),
+        line_started: None,
     };
     let stream = outbox.stream();
-    let idle_timeout = handler.ctx.idle_timeout;
-    let read_limit = 2 * handler.ctx.pending_bound;
-    let mut active_at = Instant::now();
-    loop {
+    let limits = handler.ctx.limits;
+    let metrics = Arc::clone(&handler.ctx.metrics);
+    let read_limit = 2 * limits.pending_bound;
+    let mut write_shut = false;
+    let mut force = shutdown.clone();
+    let end = loop {
         let open = handler.input_state == Input::Open;
         let mut view = outbox.view(Interest {
             resume_below: None,
@@ -125,55 +202,113 @@ pub async fn handle(stream: TcpStream, ctx: Context, mut shutdown: Shutdown, _dr
             });
         }
         handler.pending = view.pending;
-        if view.failed || (!open && view.drained) {
-            break;
+        let last_active = handler.active_at.max(view.last_write);
+        slot.report(last_active, view.pending > 0);
+        if view.failed {
+            break End::Done;
         }
-        let can_read = open && view.pending < read_limit;
+        let closing = matches!(handler.input_state, Input::Closing { .. });
+        if closing && view.drained && !write_shut {
+            let _ = socket2::SockRef::from(stream).shutdown(std::net::Shutdown::Write);
+            write_shut = true;
+        }
+        match handler.input_state {
+            Input::Ended | Input::TooLong if view.drained => break End::Done,
+            Input::Closing { eof } if write_shut && (eof || all_acknowledged(stream)) => {
+                break End::Done
+            }
+            _ => {}
+        }
+        let over_bytes = outbox.bytes() >= limits.connection_bytes
+            || metrics.buffered_bytes() >= limits.server_bytes as u64;
+        let can_read = match handler.input_state {
+            Input::Open => view.pending < read_limit && !over_bytes,
+            Input::Closing { eof } => !eof,
+            Input::Ended | Input::TooLong => false,
+        };
         if can_read {
-            handler.input.reserve(16 * 1024);
+            handler.reserve_input();
         }
-        let deadline = active_at.max(view.last_write) + idle_timeout;
+        let mut deadline = last_active + limits.idle_timeout;
+        if let Some(started) = handler.line_started {
+            deadline = deadline.min(started + limits.request_timeout);
+        }
+        if (open && over_bytes) || (write_shut && !closing_eof(handler.input_state)) {
+            deadline = deadline.min(Instant::now() + RECHECK);
+        }
         tokio::select! {
             ready = stream.readable(), if can_read => {
                 if let Err(error) = ready {
                     tracing::debug!(?peer, %error, "read failed");
-                    break;
+                    break End::Done;
                 }
                 match stream.try_read_buf(&mut handler.input) {
                     Ok(0) => handler.end_of_input(),
+                    Ok(_) if closing => {
+                        handler.input.clear();
+                    }
                     Ok(_) => handler.frame(),
                     Err(error) if error.kind() == ErrorKind::WouldBlock => continue,
                     Err(error) => {
                         tracing::debug!(?peer, %error, "read failed");
-                        break;
+                        break End::Done;
                     }
                 }
-                active_at = Instant::now();
+                handler.count_input();
             },
             ready = stream.writable(), if view.blocked => match ready {
                 Ok(()) => outbox.flush_blocked(),
                 Err(error) => {
                     tracing::debug!(?peer, %error, "write failed");
-                    break;
+                    break End::Done;
                 }
             },
             () = outbox.notified() => {},
-            () = shutdown.wait(), if open => {
-                handler.input_state = Input::Closing;
+            () = shutdown.wait(), if open => handler.start_closing(),
+            () = force.forced() => break End::Forced,
+            () = slot.activity().evicted() => {
+                Metrics::bump(&metrics.evicted);
+                tracing::debug!(?peer, "closed to make room");
+                break End::Done;
             },
             () = sleep_until(deadline.into()) => {
-                if view.waiting {
-                    // Waiting for a worker is not idleness.
-                    active_at = Instant::now();
+                let now = Instant::now();
+                if handler
+                    .line_started
+                    .is_some_and(|started| now >= started + limits.request_timeout)
+                {
+                    Metrics::bump(&metrics.slow_closed);
+                    tracing::debug!(?peer, "request line not completed in time");
+                    break End::Done;
+                }
+                if now < last_active + limits.idle_timeout {
                     continue;
                 }
-                Metrics::bump(&handler.ctx.metrics.idle_closed);
+                if view.waiting {
+                    // Waiting for a worker is not idleness.
+                    handler.active_at = now;
+                    continue;
+                }
+                Metrics::bump(&metrics.idle_closed);
                 tracing::debug!(?peer, "idle timeout");
-                break;
+                break End::Done;
             },
         }
+    };
+    let unwritten = outbox.close();
+    handler.client.cancel();
+    handler.input = Vec::new();
+    handler.count_input();
+    if end == End::Forced && unwritten > 0 {
+        metrics
+            .shutdown_dropped
+            .fetch_add(unwritten as u64, Ordering::Relaxed);
+        tracing::warn!(
+            ?peer,
+            unanswered = unwritten,
+            "forced shutdown closed a connection"
+        );
     }
-    outbox.close();
     let _ = socket2::SockRef::from(stream).shutdown(std::net::Shutdown::Write);
     if handler.input_state == Input::TooLong {
         let discard = async {
@@ -192,7 +327,72 @@ pub async fn handle(stream: TcpStream, ctx: Context, mut shutdown: Shutdown, _dr
     }
 }
 
+/// Whether the shutdown's input side has ended (the client closed).
+fn closing_eof(input: Input) -> bool {
+    matches!(input, Input::Closing { eof: true })
+}
+
+/// Whether the peer has acknowledged every byte written to `stream` (the
+/// kernel's send queue is empty), so that closing now, even with unread
+/// input that makes the kernel send a reset, loses nothing delivered. On
+/// systems without the query: only once the client closes.
+fn all_acknowledged(stream: &TcpStream) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let mut queued: libc::c_int = 0;
+        // SIOCOUTQ: bytes in the send queue not yet acknowledged.
+        // SAFETY: the descriptor is open for the life of `stream`, and the
+        // request writes one c_int through the pointer given.
+        let status = unsafe { libc::ioctl(stream.as_raw_fd(), libc::TIOCOUTQ, &mut queued) };
+        status == 0 && queued == 0
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = stream;
+        false
+    }
+}
+
 impl Handler {
+    /// Makes room to read into `input`, counting its capacity.
+    fn reserve_input(&mut self) {
+        if self.input.capacity() - self.input.len() < 4096 {
+            self.input.reserve(INPUT_KEEP);
+        }
+        self.count_input();
+    }
+
+    /// Brings the server's input gauge up to date with `input`'s capacity,
+    /// giving back a large buffer once it is empty.
+    fn count_input(&mut self) {
+        if self.input.is_empty() && self.input.capacity() > INPUT_KEEP {
+            self.input = Vec::new();
+        }
+        let capacity = self.input.capacity();
+        let gauge = &self.ctx.metrics.input_bytes;
+        if capacity > self.input_counted {
+            gauge.fetch_add((capacity - self.input_counted) as u64, Ordering::Relaxed);
+        } else {
+            gauge.fetch_sub((self.input_counted - capacity) as u64, Ordering::Relaxed);
+        }
+        self.input_counted = capacity;
+    }
+
+    /// Shutdown has begun: no more requests; a partial line is dropped.
+    fn start_closing(&mut self) {
+        if !self.input.is_empty() {
+            tracing::debug!(
+                bytes = self.input.len(),
+                "shutdown: partial request line dropped"
+            );
+        }
+        self.input.clear();
+        self.scanned = 0;
+        self.line_started = None;
+        self.input_state = Input::Closing { eof: false };
+    }
+
     /// Finds the complete lines in `input` and hands them on.
     fn frame(&mut self) {
         let mut input = std::mem::take(&mut self.input);
@@ -205,6 +405,7 @@ impl Handler {
                 self.line_too_long(&mut batch);
                 return;
             }
+            self.active_at = Instant::now();
             self.request(line, &mut batch);
             start = end + 1;
             self.scanned = start;
@@ -213,17 +414,30 @@ impl Handler {
         input.drain(..start);
         self.scanned = input.len();
         self.input = input;
+        self.line_started = match (self.input.is_empty(), start) {
+            (true, _) => None,
+            // A new partial line began in this read.
+            (false, s) if s > 0 => Some(Instant::now()),
+            (false, _) => self.line_started.or_else(|| Some(Instant::now())),
+        };
         if self.input.len() > MAX_LINE + 1 {
             self.line_too_long(&mut batch);
         }
     }
 
-    /// The client closed its side: a last line without `\n` is still a request.
+    /// The client closed its side: a last line without `\n` is still a
+    /// request (unless shutdown has begun).
     fn end_of_input(&mut self) {
+        if let Input::Closing { .. } = self.input_state {
+            self.input_state = Input::Closing { eof: true };
+            return;
+        }
         self.input_state = Input::Ended;
+        self.line_started = None;
         if !self.input.is_empty() {
             let mut batch = Batch::default();
             let input = std::mem::take(&mut self.input);
+            self.active_at = Instant::now();
             self.request(strip_cr(&input), &mut batch);
             self.submit(&mut batch);
             self.scanned = 0;
@@ -239,90 +453,131 @@ impl Handler {
         Metrics::bump(&self.ctx.metrics.bad_requests);
         self.pending += 1;
         self.outbox.push_ready(bytes, 1);
-        self.input.clear();
+        self.input = Vec::new();
         self.scanned = 0;
+        self.line_started = None;
         self.input_state = Input::TooLong;
     }
 
-    /// One request line: into the batch, or answered `ServerTooBusy` when this
-    /// connection has too many replies outstanding.
+    /// Whether a new request must be answered `ServerTooBusy`: too many
+    /// unanswered requests, too many bytes held (here or server-wide), or
+    /// (for heavy work) too much CPU queued.
+    fn too_busy(&self, batch: &Batch, class: Class) -> bool {
+        let limits = &self.ctx.limits;
+        let held = self.outbox.bytes() + batch.bytes;
+        // Past half the server's bound, only connections that hold a share
+        // of it are turned away, so that a new client is still served while
+        // others sit on their replies.
+        let server_full = held >= limits.connection_bytes / 8
+            && self.ctx.metrics.buffered_bytes() + batch.bytes as u64
+                >= (limits.server_bytes / 2) as u64;
+        if self.pending + batch.requests.len() >= limits.pending_bound
+            || held >= limits.connection_bytes / 2
+            || server_full
+        {
+            return true;
+        }
+        class == Class::Heavy && {
+            let (waiting, cost) = self.client.heavy_backlog();
+            let waiting = u32::try_from(waiting).unwrap_or(u32::MAX);
+            cost.saturating_mul(waiting.saturating_add(1)) > limits.queued_cpu
+        }
+    }
+
+    /// One request line: answered at once if bad or too much, else parsed
+    /// into the batch (a heavy request is a job of its own).
     fn request(&mut self, line: &[u8], batch: &mut Batch) {
         Metrics::bump(&self.ctx.metrics.requests);
-        if self.pending + batch.requests >= self.ctx.pending_bound {
+        let (id, body) = split_id(line);
+        let work = match parse_body(body) {
+            Ok(work) => work,
+            Err(reason) => {
+                self.submit(batch);
+                let mut bytes = Vec::new();
+                crate::protocol::Answer::Bad(reason).write(id, &mut bytes);
+                Metrics::bump(&self.ctx.metrics.bad_requests);
+                self.pending += 1;
+                self.outbox.push_ready(bytes, 1);
+                return;
+            }
+        };
+        let class = work.class();
+        if self.too_busy(batch, class) {
             self.submit(batch);
-            let mut busy = line.to_vec();
-            busy.push(b'\n');
-            self.busy(&busy, 1);
-        } else {
-            batch.lines.extend_from_slice(line);
-            batch.lines.push(b'\n');
-            batch.requests += 1;
-        }
-    }
-
-    /// Answers `requests` lines (each ending in `\n`) with `ServerTooBusy`.
-    fn busy(&mut self, lines: &[u8], requests: usize) {
-        self.pending += requests;
-        self.outbox
-            .push_ready(busy_replies(&self.ctx, lines, requests), requests);
-    }
-
-    /// Hands the batch to the pool, split into one job per worker so that a
-    /// pipelined batch is solved in parallel.
-    fn submit(&mut self, batch: &mut Batch) {
-        if batch.requests == 0 {
+            let mut bytes = Vec::new();
+            write_reply(id, SERVER_TOO_BUSY.as_bytes(), &mut bytes);
+            Metrics::bump(&self.ctx.metrics.busy);
+            self.pending += 1;
+            self.outbox.push_ready(bytes, 1);
             return;
         }
-        let read_at = Instant::now();
-        let per_job = batch.requests.div_ceil(self.ctx.pool.threads());
-        let text = std::mem::take(&mut batch.lines);
-        batch.requests = 0;
-        let mut lines = text.split_inclusive(|&b| b == b'\n').peekable();
-        while lines.peek().is_some() {
-            let mut chunk = Vec::new();
-            let mut requests = 0;
-            for line in lines.by_ref().take(per_job) {
-                chunk.extend_from_slice(line);
-                requests += 1;
-            }
-            let ticket = self.outbox.reserve(requests, read_at);
-            self.pending += requests;
-            let job = Job {
-                lines: chunk,
-                requests,
-                reply: Box::new(ticket),
-            };
-            if let Err(QueueFull(job)) = self.ctx.pool.submit(job) {
-                // The place is already taken in the reply order: fill it.
-                let busy = busy_replies(&self.ctx, &job.lines, job.requests);
-                job.reply.deliver(JobOutput {
-                    bytes: busy,
-                    ..JobOutput::default()
-                });
-            }
+        let request = Request {
+            id: id.map(Box::from),
+            work,
+        };
+        if class == Class::Heavy {
+            self.submit(batch);
+            batch.bytes = request.size();
+            batch.requests.push(request);
+            self.submit_job(Lane::Heavy, batch);
+        } else {
+            batch.bytes += request.size();
+            batch.requests.push(request);
         }
     }
-}
 
-/// `ServerTooBusy` replies to `requests` lines (each ending in `\n`), counted.
-fn busy_replies(ctx: &Context, lines: &[u8], requests: usize) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    for line in lines.split_inclusive(|&b| b == b'\n') {
-        write_reply(split_id(line).0, SERVER_TOO_BUSY.as_bytes(), &mut bytes);
+    /// Hands the batch's quick requests to the pool, in jobs of at most
+    /// [`LIGHT_JOB`], split over the workers so that a pipelined batch is
+    /// solved in parallel.
+    fn submit(&mut self, batch: &mut Batch) {
+        if batch.requests.is_empty() {
+            return;
+        }
+        let per_job = batch
+            .requests
+            .len()
+            .div_ceil(self.ctx.pool.threads())
+            .min(LIGHT_JOB);
+        if batch.requests.len() <= per_job {
+            self.submit_job(Lane::Light, batch);
+            return;
+        }
+        let requests = std::mem::take(&mut batch.requests);
+        batch.bytes = 0;
+        let mut requests = requests.into_iter().peekable();
+        while requests.peek().is_some() {
+            let mut part = Batch::default();
+            for request in requests.by_ref().take(per_job) {
+                part.bytes += request.size();
+                part.requests.push(request);
+            }
+            self.submit_job(Lane::Light, &mut part);
+        }
     }
-    ctx.metrics
-        .busy
-        .fetch_add(requests as u64, std::sync::atomic::Ordering::Relaxed);
-    bytes
+
+    /// Hands the whole batch to the pool as one job in `lane`.
+    fn submit_job(&mut self, lane: Lane, batch: &mut Batch) {
+        let requests = std::mem::take(&mut batch.requests);
+        let bytes = std::mem::take(&mut batch.bytes);
+        let ticket = self.outbox.reserve(requests.len(), bytes, Instant::now());
+        self.pending += requests.len();
+        self.client.submit(
+            lane,
+            Job {
+                requests,
+                reply: Box::new(ticket),
+            },
+        );
+    }
 }
 
-/// Lines read together, not yet handed to the pool.
+/// Parsed requests read together, not yet handed to the pool.
 #[derive(Default)]
 struct Batch {
-    /// The lines, each followed by `\n`.
-    lines: Vec<u8>,
-    /// The number of lines.
-    requests: usize,
+    /// The requests, in order.
+    requests: Vec<Request>,
+    /// The bytes they hold.
+    bytes: usize,
 }
 
 /// The line without a trailing `\r`.

@@ -12,9 +12,11 @@
 //!   backpressure, the idle timeout;
 //! - [`outbox`]: a connection's replies in order, written by the worker that
 //!   completes the front;
-//! - [`pool`]: the worker threads that do the solving, with a bounded queue;
-//! - [`server`]: the listener, its connection limit and graceful shutdown
-//!   ([`shutdown`]);
+//! - [`pool`]: the worker threads that do the solving, one queue per
+//!   connection served round-robin, heavy work in a lane of its own;
+//! - [`slots`]: the connection limits (server-wide and per address), making
+//!   room by closing idle connections first;
+//! - [`server`]: the listener and graceful shutdown ([`shutdown`]);
 //! - [`metrics`]: Prometheus counters at `/metrics`;
 //! - [`load`]: the load client (`sudokit load`), closed or open loop.
 
@@ -26,3 +28,4 @@ pub mod pool;
 pub mod protocol;
 pub mod server;
 pub mod shutdown;
+pub mod slots;

@@ -41,8 +41,26 @@ pub struct Metrics {
     pub connections_open: AtomicU64,
     /// Connections closed by the idle timeout.
     pub idle_closed: AtomicU64,
-    /// Requests waiting in the worker queue (set by the server before a scrape).
+    /// Connections closed because a request line did not complete within
+    /// the request timeout (slowloris).
+    pub slow_closed: AtomicU64,
+    /// Idle connections closed to make room for a new one.
+    pub evicted: AtomicU64,
+    /// Connections refused by the per-peer-address limit.
+    pub peer_refused: AtomicU64,
+    /// Requests dropped or given up because their connection had gone.
+    pub cancelled: AtomicU64,
+    /// Requests read but never answered because a forced shutdown (grace
+    /// expired, or a second signal) closed their connection.
+    pub shutdown_dropped: AtomicU64,
+    /// Jobs waiting for a worker (set by the server before a scrape).
     pub queue_depth: AtomicU64,
+    /// Bytes held in connections' input buffers (partial lines).
+    pub input_bytes: AtomicU64,
+    /// Bytes held by requests waiting for or being solved by a worker.
+    pub queued_bytes: AtomicU64,
+    /// Bytes held by replies not yet written to their sockets.
+    pub reply_bytes: AtomicU64,
     /// Latency histogram: one count per bucket of [`LATENCY_BOUNDS`], then +Inf.
     latency_buckets: [AtomicU64; LATENCY_BOUNDS.len() + 1],
     /// Sum of all recorded latencies, in nanoseconds.
@@ -58,6 +76,13 @@ impl Metrics {
     /// Adds one to `counter`.
     pub fn bump(counter: &AtomicU64) {
         counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Bytes the server holds for its clients now: input buffers, queued
+    /// requests and unwritten replies.
+    pub fn buffered_bytes(&self) -> u64 {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        get(&self.input_bytes) + get(&self.queued_bytes) + get(&self.reply_bytes)
     }
 
     /// Records the time from reading a request to its reply being ready.
@@ -105,6 +130,31 @@ impl Metrics {
                 "Connections closed by the idle timeout.",
                 &self.idle_closed,
             ),
+            (
+                "slow_closed_total",
+                "Connections closed for a request line not completed within --request-timeout.",
+                &self.slow_closed,
+            ),
+            (
+                "evicted_total",
+                "Idle connections closed to make room for new ones.",
+                &self.evicted,
+            ),
+            (
+                "peer_refused_total",
+                "Connections refused at --max-connections-per-peer.",
+                &self.peer_refused,
+            ),
+            (
+                "cancelled_total",
+                "Requests dropped or given up because their client had gone.",
+                &self.cancelled,
+            ),
+            (
+                "shutdown_dropped_total",
+                "Requests left unanswered by a forced shutdown.",
+                &self.shutdown_dropped,
+            ),
         ];
         for (name, help, counter) in counters {
             let _ = writeln!(out, "# HELP sudokit_{name} {help}");
@@ -119,8 +169,23 @@ impl Metrics {
             ),
             (
                 "queue_depth",
-                "Requests waiting for a worker.",
+                "Jobs waiting for a worker.",
                 &self.queue_depth,
+            ),
+            (
+                "input_bytes",
+                "Bytes held in input buffers (partial request lines).",
+                &self.input_bytes,
+            ),
+            (
+                "queued_bytes",
+                "Bytes held by requests waiting for or being solved by a worker.",
+                &self.queued_bytes,
+            ),
+            (
+                "reply_bytes",
+                "Bytes held by replies not yet written.",
+                &self.reply_bytes,
             ),
         ];
         for (name, help, gauge) in gauges {
@@ -184,36 +249,92 @@ pub async fn serve(
     }
 }
 
-/// Reads one HTTP request head and answers it: the metrics at `/metrics`,
-/// 404 elsewhere, 400 for a head that is not HTTP or is over 8 KiB.
+/// The longest request head the endpoint reads.
+const MAX_HEAD: usize = 8 * 1024;
+
+/// Reads one HTTP request head and answers it: `GET` or `HEAD` of
+/// `/metrics` (query ignored) gets the metrics (`HEAD`: the same headers, no
+/// body); another path of a valid request 404; another method 405 with
+/// `Allow: GET, HEAD`; a head over [`MAX_HEAD`] bytes 431; anything that is
+/// not an HTTP/1.x request line (binary garbage, a bare word) 400, as soon
+/// as its first line (or [`MAX_HEAD`] bytes without one) has arrived.
 async fn answer_http(mut stream: TcpStream, metrics: &Metrics) -> std::io::Result<()> {
     let mut head = Vec::new();
     let mut chunk = [0u8; 1024];
-    while !head.windows(4).any(|w| w == b"\r\n\r\n") && !head.windows(2).any(|w| w == b"\n\n") {
+    let complete = |head: &[u8]| {
+        head.windows(4).any(|w| w == b"\r\n\r\n") || head.windows(2).any(|w| w == b"\n\n")
+    };
+    let mut ended = false;
+    while !complete(&head) && head.len() <= MAX_HEAD {
+        if let Some(end) = head.iter().position(|&b| b == b'\n') {
+            if request_line(&head[..end]).is_none() {
+                break;
+            }
+        }
         let n = stream.read(&mut chunk).await?;
-        if n == 0 || head.len() > 8 * 1024 {
+        if n == 0 {
+            ended = true;
             break;
         }
         head.extend_from_slice(&chunk[..n]);
     }
-    let request_line = head.split(|&b| b == b'\n').next().unwrap_or_default();
-    let mut words = request_line.split(|&b| b == b' ');
-    let (method, path) = (
-        words.next().unwrap_or_default(),
-        words.next().unwrap_or_default(),
-    );
-    let path = path.split(|&b| b == b'?').next().unwrap_or_default();
-    let (status, body) = match (method, path) {
-        (b"GET", b"/metrics") => ("200 OK", metrics.render()),
-        (b"GET", _) => ("404 Not Found", "not found; try /metrics\n".to_string()),
-        _ => ("400 Bad Request", "bad request\n".to_string()),
+    let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
+    let (status, extra, body, with_body) = match request_line(first) {
+        _ if head.len() > MAX_HEAD && !complete(&head[..MAX_HEAD.min(head.len())]) => (
+            "431 Request Header Fields Too Large",
+            "",
+            "request head too large\n".to_string(),
+            true,
+        ),
+        None => ("400 Bad Request", "", "bad request\n".to_string(), true),
+        Some(_) if ended && !complete(&head) => (
+            "400 Bad Request",
+            "",
+            "incomplete request\n".to_string(),
+            true,
+        ),
+        Some((method, path)) => {
+            let path = path.split(|&b| b == b'?').next().unwrap_or_default();
+            let head_only = method == b"HEAD";
+            match (method, path) {
+                (b"GET" | b"HEAD", b"/metrics") => ("200 OK", "", metrics.render(), !head_only),
+                (b"GET" | b"HEAD", _) => (
+                    "404 Not Found",
+                    "",
+                    "not found; try /metrics\n".to_string(),
+                    !head_only,
+                ),
+                _ => (
+                    "405 Method Not Allowed",
+                    "Allow: GET, HEAD\r\n",
+                    "method not allowed\n".to_string(),
+                    true,
+                ),
+            }
+        }
     };
-    let response = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+    let mut response = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\nContent-Length: {}\r\n{extra}Connection: close\r\n\r\n",
         body.len()
     );
+    if with_body {
+        response.push_str(&body);
+    }
     stream.write_all(response.as_bytes()).await?;
     stream.shutdown().await
+}
+
+/// The method and target of an HTTP/1.x request line (`METHOD SP target SP
+/// HTTP/1.x`, a trailing `\r` allowed), or `None` if it is not one.
+fn request_line(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let mut words = line.split(|&b| b == b' ');
+    let (method, target, version) = (words.next()?, words.next()?, words.next()?);
+    let is_token = |w: &[u8]| !w.is_empty() && w.iter().all(|b| b.is_ascii_uppercase());
+    let is_target = |w: &[u8]| w.first() == Some(&b'/') && w.iter().all(|b| b.is_ascii_graphic());
+    let is_version = |w: &[u8]| w.len() == 8 && w.starts_with(b"HTTP/1.");
+    (words.next().is_none() && is_token(method) && is_target(target) && is_version(version))
+        .then_some((method, target))
 }
 
 #[cfg(test)]
@@ -233,5 +354,27 @@ mod tests {
         assert!(text.contains("sudokit_request_latency_seconds_bucket{le=\"0.005\"} 2\n"));
         assert!(text.contains("sudokit_request_latency_seconds_bucket{le=\"+Inf\"} 3\n"));
         assert!(text.contains("sudokit_request_latency_seconds_count 3\n"));
+    }
+
+    #[test]
+    fn reads_only_http_request_lines() {
+        assert_eq!(
+            request_line(b"GET /metrics HTTP/1.1\r"),
+            Some((&b"GET"[..], &b"/metrics"[..]))
+        );
+        assert_eq!(
+            request_line(b"HEAD /x?y HTTP/1.0"),
+            Some((&b"HEAD"[..], &b"/x?y"[..]))
+        );
+        for bad in [
+            &b"GET /metrics"[..],
+            b"\x00\xff\x13 / HTTP/1.1",
+            b"get /metrics HTTP/1.1",
+            b"GET metrics HTTP/1.1",
+            b"GET /metrics HTTP/2.0",
+            b"GET /metrics HTTP/1.1 extra",
+        ] {
+            assert_eq!(request_line(bad), None, "{bad:?}");
+        }
     }
 }

@@ -19,7 +19,7 @@
 
 use std::collections::VecDeque;
 use std::io::ErrorKind;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -99,8 +99,12 @@ pub struct Outbox {
     /// The socket: read by the I/O task, written by whoever completes the
     /// front slot.
     stream: TcpStream,
-    /// Counts replies written and request latencies.
+    /// Counts replies written and request latencies, and the server's
+    /// buffered bytes.
     metrics: Arc<Metrics>,
+    /// Bytes this connection holds in queued requests and unwritten replies
+    /// (read without the lock by the I/O task's admission checks).
+    bytes: AtomicUsize,
     /// The reply order.
     state: Mutex<State>,
     /// Wakes the I/O task when what it registered in [`Interest`] happens, or
@@ -125,6 +129,7 @@ impl Outbox {
         Arc::new(Outbox {
             stream,
             metrics,
+            bytes: AtomicUsize::new(0),
             state: Mutex::new(State {
                 slots: VecDeque::new(),
                 base: 0,
@@ -170,8 +175,15 @@ impl Outbox {
     }
 
     /// Reserves the next place in the order for `requests` requests read at
-    /// `read_at`, to be filled by [`Ticket::deliver`].
-    pub fn reserve(self: &Arc<Self>, requests: usize, read_at: Instant) -> Ticket {
+    /// `read_at` that hold `job_bytes` while queued, to be filled by
+    /// [`Ticket::deliver`].
+    pub fn reserve(
+        self: &Arc<Self>,
+        requests: usize,
+        job_bytes: usize,
+        read_at: Instant,
+    ) -> Ticket {
+        self.charge(job_bytes, &self.metrics.queued_bytes);
         let mut state = self.lock();
         let seq = state.base + state.slots.len() as u64;
         state.pending += requests;
@@ -180,17 +192,40 @@ impl Outbox {
             outbox: Arc::clone(self),
             seq,
             requests,
+            job_bytes,
             delivered: false,
         }
+    }
+
+    /// Bytes this connection holds in queued requests and unwritten replies.
+    pub fn bytes(&self) -> usize {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Counts `n` more bytes held, in this connection's total and in the
+    /// server's `gauge`.
+    fn charge(&self, n: usize, gauge: &std::sync::atomic::AtomicU64) {
+        self.bytes.fetch_add(n, Ordering::Relaxed);
+        gauge.fetch_add(n as u64, Ordering::Relaxed);
+    }
+
+    /// Counts `n` bytes no longer held.
+    fn release(&self, n: usize, gauge: &std::sync::atomic::AtomicU64) {
+        self.bytes.fetch_sub(n, Ordering::Relaxed);
+        gauge.fetch_sub(n as u64, Ordering::Relaxed);
     }
 
     /// Appends replies made without a worker (`ServerTooBusy`, an over-long
     /// line), and writes them if they are at the front.
     pub fn push_ready(&self, bytes: Vec<u8>, requests: usize) {
         let mut state = self.lock();
+        if state.failed {
+            return;
+        }
+        self.charge(bytes.len(), &self.metrics.reply_bytes);
         state.pending += requests;
         state.slots.push_back(Slot::Ready { bytes, requests });
-        if !state.blocked && !state.failed {
+        if !state.blocked {
             drop(self.flush(state));
         }
     }
@@ -206,9 +241,24 @@ impl Outbox {
         drop(self.flush(state));
     }
 
-    /// Marks the connection finished: replies still to come are dropped.
-    pub fn close(&self) {
-        self.lock().failed = true;
+    /// Marks the connection finished: replies still to come are dropped, and
+    /// the bytes of those ready are freed. Returns how many requests were
+    /// left without a reply written (waiting, ready or half written).
+    pub fn close(&self) -> usize {
+        let mut state = self.lock();
+        state.failed = true;
+        let unwritten = state.pending + state.output_replies as usize;
+        let mut freed = std::mem::take(&mut state.output).len();
+        state.output_replies = 0;
+        for slot in std::mem::take(&mut state.slots) {
+            if let Slot::Ready { bytes, .. } = slot {
+                freed += bytes.len();
+            }
+        }
+        state.pending = 0;
+        drop(state);
+        self.release(freed, &self.metrics.reply_bytes);
+        unwritten
     }
 
     /// Fills slot `seq` with `bytes` (a worker's answers to its requests) and,
@@ -220,12 +270,17 @@ impl Outbox {
             bad,
             timed_out,
         } = output;
-        metrics.bad_requests.fetch_add(bad, Ordering::Relaxed);
-        metrics.timeouts.fetch_add(timed_out, Ordering::Relaxed);
         let mut state = self.lock();
         if state.failed {
+            // The client has gone: nothing was answered.
+            metrics
+                .cancelled
+                .fetch_add(requests as u64, Ordering::Relaxed);
             return;
         }
+        metrics.bad_requests.fetch_add(bad, Ordering::Relaxed);
+        metrics.timeouts.fetch_add(timed_out, Ordering::Relaxed);
+        self.charge(bytes.len(), &metrics.reply_bytes);
         let Some(index) = seq
             .checked_sub(state.base)
             .and_then(|i| usize::try_from(i).ok())
@@ -283,6 +338,7 @@ impl Outbox {
             state = self.lock();
             let flush = match result {
                 Ok(written) if written == bytes.len() => {
+                    self.release(written, &self.metrics.reply_bytes);
                     state.last_write = Instant::now();
                     self.metrics.responses.fetch_add(replies, Ordering::Relaxed);
                     if state.output.is_empty() {
@@ -294,6 +350,7 @@ impl Outbox {
                 }
                 Ok(written) => {
                     if written > 0 {
+                        self.release(written, &self.metrics.reply_bytes);
                         state.last_write = Instant::now();
                     }
                     // What is left goes back in front of what was gathered
@@ -307,6 +364,9 @@ impl Outbox {
                 }
                 Err(()) => {
                     state.failed = true;
+                    state.output_replies += replies;
+                    bytes.extend_from_slice(&state.output);
+                    state.output = bytes;
                     Flush::Failed
                 }
             };
@@ -382,6 +442,8 @@ pub struct Ticket {
     seq: u64,
     /// How many requests the place answers.
     requests: usize,
+    /// Bytes the job's requests held while queued.
+    job_bytes: usize,
     /// Whether the replies were delivered.
     delivered: bool,
 }
@@ -389,6 +451,8 @@ pub struct Ticket {
 impl Deliver for Ticket {
     fn deliver(mut self: Box<Self>, output: JobOutput) {
         self.delivered = true;
+        self.outbox
+            .release(self.job_bytes, &self.outbox.metrics.queued_bytes);
         self.outbox.complete(self.seq, self.requests, output);
     }
 }
@@ -396,6 +460,16 @@ impl Deliver for Ticket {
 impl Drop for Ticket {
     fn drop(&mut self) {
         if self.delivered {
+            return;
+        }
+        self.outbox
+            .release(self.job_bytes, &self.outbox.metrics.queued_bytes);
+        if self.outbox.lock().failed {
+            // Cancelled with its connection: nobody waits for the replies.
+            self.outbox
+                .metrics
+                .cancelled
+                .fetch_add(self.requests as u64, Ordering::Relaxed);
             return;
         }
         tracing::error!("a worker failed on a request");

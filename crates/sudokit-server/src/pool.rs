@@ -1,19 +1,34 @@
-//! The worker pool: dedicated threads that do every puzzle's CPU work, fed by
-//! one bounded queue.
+//! The worker pool: dedicated threads that do every puzzle's CPU work, with
+//! one queue per connection, served fairly.
 //!
 //! Solving never runs on the I/O threads, so a hard puzzle does not stall the
 //! reading and writing of other connections. Each worker owns a
-//! [`Workspace`] (one solver per shape, reused for every puzzle). The queue is
-//! bounded by the number of *requests* it holds: a job that would pass the
-//! bound is refused, and the caller answers `ServerTooBusy` (muduo's
-//! `server_prod` refuses at a queue size of a million).
+//! [`Workspace`] (one solver per shape, reused for every puzzle).
+//!
+//! **Fairness.** Every connection has its own queues ([`Lane::Light`] jobs of
+//! up to a few dozen quick requests, [`Lane::Heavy`] jobs of one request that
+//! may take up to the solve timeout), and the workers serve connections
+//! round-robin, one job at a time, so one client's thousands of queued
+//! requests cannot crowd out another's one. Heavy jobs run on at most all
+//! workers but one (so quick requests always have a worker), and each
+//! connection runs at most [`Pool::heavy_quota`] heavy jobs at once.
+//!
+//! **Cost.** Each connection's mean CPU time per heavy request is measured;
+//! its queued heavy requests times that mean is its *queued CPU*, which the
+//! connection caps (see [`crate::connection`]).
+//!
+//! **Cancellation.** [`Pool::cancel`] drops a connection's queued jobs and
+//! raises its cancel flag, which the solvers of its running jobs check, so
+//! the work of a client that has gone stops within milliseconds.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+use crate::protocol::{ReplyKind, Work, Workspace};
 
 /// How long a worker that ran out of jobs keeps looking for the next one
 /// before it sleeps. Waking a sleeping thread costs tens of microseconds on a
@@ -21,10 +36,30 @@ use std::time::{Duration, Instant};
 /// yielding its core to any other thread that wants it.
 const SPIN_TIME: Duration = Duration::from_micros(100);
 
-use crate::protocol::{split_id, write_reply, ReplyKind, Workspace};
+/// The CPU time per heavy request assumed for a connection before any of
+/// its heavy requests has finished.
+const FIRST_HEAVY_COST: Duration = Duration::from_millis(50);
 
-/// A job's result: the replies to its lines, concatenated in order, and how
-/// many were of the kinds the counters track.
+/// One request of a job: its id (echoed) and its parsed work.
+#[derive(Debug)]
+pub struct Request {
+    /// Everything before the first `:` of the line, if there was a colon.
+    pub id: Option<Box<[u8]>>,
+    /// What to solve.
+    pub work: Work,
+}
+
+impl Request {
+    /// Bytes this request holds while it waits (for the memory bounds).
+    pub fn size(&self) -> usize {
+        std::mem::size_of::<Request>()
+            + self.id.as_ref().map_or(0, |id| id.len())
+            + self.work.size()
+    }
+}
+
+/// A job's result: the replies to its requests, concatenated in order, and
+/// how many were of the kinds the counters track.
 #[derive(Debug, Default)]
 pub struct JobOutput {
     /// The replies, each ending in `\r\n`.
@@ -36,113 +71,266 @@ pub struct JobOutput {
 }
 
 /// Where a job's replies go (a connection's [`crate::outbox::Ticket`]). A
-/// receiver dropped without [`Deliver::deliver`] (a worker failed) must still
-/// see its requests answered: that is the implementor's duty.
+/// receiver dropped without [`Deliver::deliver`] (a worker failed, or the
+/// job was cancelled) must account for its requests: that is the
+/// implementor's duty.
 pub trait Deliver: Send {
-    /// Takes the replies to every line of the job, in order.
+    /// Takes the replies to every request of the job, in order.
     fn deliver(self: Box<Self>, output: JobOutput);
 }
 
-/// A unit of work: request lines from one connection, each followed by `\n`,
-/// and where to send their replies.
+/// Which queue a job waits in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// Requests that take at most about a millisecond each.
+    Light,
+    /// One request that may take up to the solve timeout.
+    Heavy,
+}
+
+/// A unit of work: requests from one connection, and where to send their
+/// replies.
 pub struct Job {
-    /// The request lines, each ending in `\n` (no `\r`).
-    pub lines: Vec<u8>,
-    /// The number of lines.
-    pub requests: usize,
-    /// Receives the replies; dropped without them if solving panicked.
+    /// The requests, in order.
+    pub requests: Vec<Request>,
+    /// Receives the replies; dropped without them if solving panicked or
+    /// the job was cancelled.
     pub reply: Box<dyn Deliver>,
 }
 
 impl Job {
-    /// Answers every line with `workspace`. A line whose solving panics (a
-    /// bug, never expected) is answered `[id:]Bad Request: internal error`
-    /// with a fresh workspace, and the other lines are answered as usual.
-    fn run(self, workspace: &mut Workspace) {
+    /// Answers every request with `workspace`. A request whose solving
+    /// panics (a bug, never expected) is answered
+    /// `[id:]Bad Request: internal error` with a fresh workspace, and the
+    /// other requests are answered as usual.
+    fn run(self, workspace: &mut Workspace, cancel: &Arc<AtomicBool>) {
         let mut out = JobOutput {
-            bytes: Vec::with_capacity(self.requests * 96),
+            bytes: Vec::with_capacity(self.requests.len() * 96),
             ..JobOutput::default()
         };
-        for line in self.lines.split_inclusive(|&b| b == b'\n') {
-            let line = line.strip_suffix(b"\n").unwrap_or(line);
-            let mark = out.bytes.len();
-            let answer = AssertUnwindSafe(|| workspace.respond(line, &mut out.bytes));
-            match std::panic::catch_unwind(answer) {
-                Ok(ReplyKind::Answered) => {}
-                Ok(ReplyKind::Bad) => out.bad += 1,
-                Ok(ReplyKind::GaveUp) => out.timed_out += 1,
+        for request in &self.requests {
+            let id = request.id.as_deref();
+            let answer = AssertUnwindSafe(|| workspace.answer_work(&request.work, Some(cancel)));
+            let answer = match std::panic::catch_unwind(answer) {
+                Ok(answer) => answer,
                 Err(_) => {
-                    out.bytes.truncate(mark);
                     *workspace = workspace.fresh();
-                    let id = split_id(line).0;
-                    write_reply(id, b"Bad Request: internal error", &mut out.bytes);
-                    out.bad += 1;
+                    crate::protocol::Answer::Bad("internal error".to_string())
                 }
+            };
+            match answer.kind() {
+                ReplyKind::Answered => {}
+                ReplyKind::Bad => out.bad += 1,
+                ReplyKind::GaveUp => out.timed_out += 1,
             }
+            answer.write(id, &mut out.bytes);
         }
         self.reply.deliver(out);
     }
 }
 
-/// What the workers and the submitters share.
+/// One connection's jobs and counts, under the pool's lock.
+struct Queues {
+    /// Light jobs in order.
+    light: VecDeque<Job>,
+    /// Heavy jobs in order.
+    heavy: VecDeque<Job>,
+    /// Whether the connection's id is in the light ring.
+    in_light_ring: bool,
+    /// Whether the connection's id is in the heavy ring.
+    in_heavy_ring: bool,
+    /// Heavy jobs of this connection running now.
+    heavy_running: usize,
+    /// Raised on [`Client::cancel`]: running solvers give up.
+    cancel: Arc<AtomicBool>,
+    /// The connection's measured heavy cost.
+    cost: Arc<HeavyCost>,
+}
+
+/// What the workers and the connections share.
 struct Shared {
-    /// Jobs in submission order, and whether the pool is closing.
+    /// Queues and rings, and whether the pool is closing.
     state: Mutex<State>,
     /// Signalled when a job arrives or the pool closes.
     ready: Condvar,
-    /// Requests waiting in the queue (read without the lock, for metrics).
+    /// Jobs waiting in all queues (read without the lock, for looking
+    /// workers and metrics).
     depth: AtomicUsize,
-    /// The most requests the queue may hold.
-    bound: usize,
     /// Whether a worker is looking for work without sleeping (at most one).
     spinning: AtomicBool,
+    /// Heavy jobs that may run at once.
+    heavy_limit: usize,
+    /// Heavy jobs one connection may run at once.
+    heavy_quota: usize,
+    /// Whether the pool has a single worker.
+    single: bool,
 }
 
-/// The queue under the lock.
+/// The queues under the lock.
 struct State {
-    /// Jobs not yet taken by a worker.
-    jobs: VecDeque<Job>,
-    /// Set once the pool is dropped: workers exit when `jobs` is empty.
+    /// Every registered connection's queues.
+    queues: HashMap<u64, Queues>,
+    /// Connections with light jobs waiting, in the order they are served.
+    light_ring: VecDeque<u64>,
+    /// Connections with heavy jobs waiting, in the order they are served.
+    heavy_ring: VecDeque<u64>,
+    /// Heavy jobs running now.
+    heavy_running: usize,
+    /// Set once the pool is dropped: workers exit when no job is left.
     closing: bool,
-    /// Workers waiting on the condition variable: a submitter wakes one only
-    /// when there is one (saving a system call per job while all are busy).
+    /// Workers waiting on the condition variable.
     idle: usize,
+    /// With a single worker: the light lane goes first next time.
+    light_turn: bool,
 }
 
-/// The job was refused (and is handed back): the queue holds too many
-/// requests already.
-pub struct QueueFull(pub Job);
+/// A connection's measured CPU per heavy request, shared between its
+/// handler (which reads it to cap its queued CPU) and the workers.
+#[derive(Debug)]
+pub struct HeavyCost {
+    /// Mean nanoseconds per heavy request (exponentially weighted).
+    mean_ns: AtomicU64,
+}
 
-/// A fixed set of worker threads and their bounded queue; dropping it lets the
-/// workers finish every queued job, then joins them.
+impl HeavyCost {
+    /// The mean CPU time per heavy request so far.
+    pub fn mean(&self) -> Duration {
+        Duration::from_nanos(self.mean_ns.load(Ordering::Relaxed))
+    }
+
+    /// Folds one measured request into the mean (weight 1/4).
+    fn record(&self, took: Duration) {
+        let took = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        let old = self.mean_ns.load(Ordering::Relaxed);
+        let new = old - old / 4 + took / 4;
+        self.mean_ns.store(new, Ordering::Relaxed);
+    }
+}
+
+impl Default for HeavyCost {
+    fn default() -> HeavyCost {
+        HeavyCost {
+            mean_ns: AtomicU64::new(FIRST_HEAVY_COST.as_nanos() as u64),
+        }
+    }
+}
+
+/// A connection's handle on the pool: submits its jobs, and cancels what is
+/// left when dropped.
+pub struct Client {
+    /// The pool.
+    shared: Arc<Shared>,
+    /// The connection's key in the pool.
+    key: u64,
+    /// Its measured heavy cost.
+    cost: Arc<HeavyCost>,
+}
+
+impl Client {
+    /// Queues `job` in `lane` behind this connection's earlier jobs.
+    pub fn submit(&self, lane: Lane, job: Job) {
+        let mut state = lock(&self.shared.state);
+        let State {
+            queues,
+            light_ring,
+            heavy_ring,
+            ..
+        } = &mut *state;
+        let Some(queues) = queues.get_mut(&self.key) else {
+            // Cancelled already: the job's ticket answers for it.
+            return;
+        };
+        match lane {
+            Lane::Light => {
+                queues.light.push_back(job);
+                if !queues.in_light_ring {
+                    queues.in_light_ring = true;
+                    light_ring.push_back(self.key);
+                }
+            }
+            Lane::Heavy => {
+                queues.heavy.push_back(job);
+                if !queues.in_heavy_ring {
+                    queues.in_heavy_ring = true;
+                    heavy_ring.push_back(self.key);
+                }
+            }
+        }
+        self.shared.depth.fetch_add(1, Ordering::Relaxed);
+        let looking = self.shared.spinning.load(Ordering::SeqCst);
+        let wake = state.idle > 0 && !looking;
+        drop(state);
+        if wake {
+            self.shared.ready.notify_one();
+        }
+    }
+
+    /// This connection's heavy requests waiting or running, and its
+    /// measured CPU per heavy request: their product is its queued CPU.
+    pub fn heavy_backlog(&self) -> (usize, Duration) {
+        let state = lock(&self.shared.state);
+        let waiting = state
+            .queues
+            .get(&self.key)
+            .map_or(0, |q| q.heavy.len() + q.heavy_running);
+        (waiting, self.cost.mean())
+    }
+
+    /// Drops every queued job of this connection and tells its running jobs
+    /// to give up.
+    pub fn cancel(&self) {
+        let removed = lock(&self.shared.state).queues.remove(&self.key);
+        if let Some(queues) = removed {
+            queues.cancel.store(true, Ordering::Relaxed);
+            let dropped = queues.light.len() + queues.heavy.len();
+            self.shared.depth.fetch_sub(dropped, Ordering::Relaxed);
+            // The jobs' tickets are dropped here, outside the lock.
+            drop(queues);
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+/// A fixed set of worker threads and the connections' queues; dropping it
+/// lets the workers finish every queued job, then joins them.
 pub struct Pool {
-    /// The queue and its bound.
+    /// The queues.
     shared: Arc<Shared>,
     /// The workers, joined on drop.
     threads: Vec<JoinHandle<()>>,
+    /// The next connection key.
+    next_key: AtomicU64,
 }
 
 impl Pool {
-    /// Starts `threads` workers (at least one) whose queue holds at most
-    /// `bound` requests; a Sudoku still unsolved after `solve_timeout` is
-    /// answered `Timeout`.
-    pub fn new(
-        threads: usize,
-        bound: usize,
-        solve_timeout: Option<Duration>,
-    ) -> std::io::Result<Pool> {
+    /// Starts `threads` workers (at least one); a request still unanswered
+    /// after `solve_timeout` is answered `Timeout`.
+    pub fn new(threads: usize, solve_timeout: Option<Duration>) -> std::io::Result<Pool> {
+        let threads = threads.max(1);
+        let heavy_limit = (threads - 1).max(1);
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
-                jobs: VecDeque::new(),
+                queues: HashMap::new(),
+                light_ring: VecDeque::new(),
+                heavy_ring: VecDeque::new(),
+                heavy_running: 0,
                 closing: false,
                 idle: 0,
+                light_turn: false,
             }),
             ready: Condvar::new(),
             depth: AtomicUsize::new(0),
-            bound,
             spinning: AtomicBool::new(false),
+            heavy_limit,
+            heavy_quota: (heavy_limit / 2).max(1),
+            single: threads == 1,
         });
-        let threads = (0..threads.max(1))
+        let threads = (0..threads)
             .map(|i| {
                 let shared = Arc::clone(&shared);
                 std::thread::Builder::new()
@@ -150,7 +338,11 @@ impl Pool {
                     .spawn(move || work(&shared, solve_timeout))
             })
             .collect::<std::io::Result<Vec<_>>>()?;
-        Ok(Pool { shared, threads })
+        Ok(Pool {
+            shared,
+            threads,
+            next_key: AtomicU64::new(0),
+        })
     }
 
     /// The number of worker threads.
@@ -158,32 +350,38 @@ impl Pool {
         self.threads.len()
     }
 
-    /// Requests waiting in the queue now.
+    /// Heavy jobs one connection may run at once.
+    pub fn heavy_quota(&self) -> usize {
+        self.shared.heavy_quota
+    }
+
+    /// Jobs waiting in all queues now.
     pub fn depth(&self) -> usize {
         self.shared.depth.load(Ordering::Relaxed)
     }
 
-    /// Queues `job` unless the queue would then hold more requests than its
-    /// bound.
-    pub fn submit(&self, job: Job) -> Result<(), QueueFull> {
-        let mut state = lock(&self.shared.state);
-        let depth = self.shared.depth.load(Ordering::Relaxed);
-        if depth + job.requests > self.shared.bound {
-            return Err(QueueFull(job));
+    /// Registers a connection: its own queues, served in turn with the
+    /// others'.
+    pub fn client(&self) -> Client {
+        let key = self.next_key.fetch_add(1, Ordering::Relaxed);
+        let cost = Arc::new(HeavyCost::default());
+        lock(&self.shared.state).queues.insert(
+            key,
+            Queues {
+                light: VecDeque::new(),
+                heavy: VecDeque::new(),
+                in_light_ring: false,
+                in_heavy_ring: false,
+                heavy_running: 0,
+                cancel: Arc::new(AtomicBool::new(false)),
+                cost: Arc::clone(&cost),
+            },
+        );
+        Client {
+            shared: Arc::clone(&self.shared),
+            key,
+            cost,
         }
-        self.shared
-            .depth
-            .store(depth + job.requests, Ordering::Relaxed);
-        state.jobs.push_back(job);
-        // A looking worker takes the first job of an empty queue; any other
-        // job needs a sleeping worker woken.
-        let looking = state.jobs.len() == 1 && self.shared.spinning.load(Ordering::SeqCst);
-        let wake = state.idle > 0 && !looking;
-        drop(state);
-        if wake {
-            self.shared.ready.notify_one();
-        }
-        Ok(())
     }
 }
 
@@ -198,26 +396,130 @@ impl Drop for Pool {
     }
 }
 
-/// Locks the queue; a poisoned lock (a panic while holding it, which the code
-/// under the lock cannot do) still holds a consistent queue.
+/// Locks the queues; a poisoned lock (a panic while holding it, which the
+/// code under the lock cannot do) still holds consistent queues.
 fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
     state
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// A worker's loop: take the oldest job, run it, until the pool closes and the
-/// queue is empty.
+/// A job taken by a worker, with what it needs to report back.
+struct Taken {
+    /// The job.
+    job: Job,
+    /// Its connection's key.
+    key: u64,
+    /// Its lane.
+    lane: Lane,
+    /// Its connection's cancel flag.
+    cancel: Arc<AtomicBool>,
+    /// Its connection's measured heavy cost.
+    cost: Arc<HeavyCost>,
+}
+
+impl State {
+    /// The next job to run: a heavy one while fewer than `heavy_limit` run
+    /// (from the next connection under its quota), else a light one, each
+    /// from the connection at the front of its ring, which then goes to the
+    /// back if it has more. A pool of one worker alternates the lanes while
+    /// both have jobs.
+    fn take(&mut self, heavy_limit: usize, heavy_quota: usize, single: bool) -> Option<Taken> {
+        let taken = if single && self.light_turn {
+            self.take_light()
+                .or_else(|| self.take_heavy(heavy_limit, heavy_quota))
+        } else {
+            self.take_heavy(heavy_limit, heavy_quota)
+                .or_else(|| self.take_light())
+        };
+        if let Some(taken) = &taken {
+            self.light_turn = taken.lane == Lane::Heavy;
+        }
+        taken
+    }
+
+    /// The next heavy job, if a heavy lane is free and a connection under
+    /// its quota has one.
+    fn take_heavy(&mut self, heavy_limit: usize, heavy_quota: usize) -> Option<Taken> {
+        if self.heavy_running < heavy_limit {
+            for _ in 0..self.heavy_ring.len() {
+                let Some(key) = self.heavy_ring.pop_front() else {
+                    break;
+                };
+                let Some(queues) = self.queues.get_mut(&key) else {
+                    continue;
+                };
+                if queues.heavy_running >= heavy_quota {
+                    self.heavy_ring.push_back(key);
+                    continue;
+                }
+                let Some(job) = queues.heavy.pop_front() else {
+                    queues.in_heavy_ring = false;
+                    continue;
+                };
+                if queues.heavy.is_empty() {
+                    queues.in_heavy_ring = false;
+                } else {
+                    self.heavy_ring.push_back(key);
+                }
+                queues.heavy_running += 1;
+                self.heavy_running += 1;
+                return Some(Taken {
+                    job,
+                    key,
+                    lane: Lane::Heavy,
+                    cancel: Arc::clone(&queues.cancel),
+                    cost: Arc::clone(&queues.cost),
+                });
+            }
+        }
+        None
+    }
+
+    /// The next light job, from the connection at the front of the ring.
+    fn take_light(&mut self) -> Option<Taken> {
+        while let Some(key) = self.light_ring.pop_front() {
+            let Some(queues) = self.queues.get_mut(&key) else {
+                continue;
+            };
+            let Some(job) = queues.light.pop_front() else {
+                queues.in_light_ring = false;
+                continue;
+            };
+            if queues.light.is_empty() {
+                queues.in_light_ring = false;
+            } else {
+                self.light_ring.push_back(key);
+            }
+            return Some(Taken {
+                job,
+                key,
+                lane: Lane::Light,
+                cancel: Arc::clone(&queues.cancel),
+                cost: Arc::clone(&queues.cost),
+            });
+        }
+        None
+    }
+
+    /// Whether any job waits at all (taken or not by the limits).
+    fn has_jobs(&self) -> bool {
+        !self.light_ring.is_empty() || !self.heavy_ring.is_empty()
+    }
+}
+
+/// A worker's loop: take the next job by the rules of [`State::take`], run
+/// it, until the pool closes and no job is left.
 fn work(shared: &Shared, solve_timeout: Option<Duration>) {
     let mut workspace = Workspace::with_solve_timeout(solve_timeout);
     loop {
         let mut state = lock(&shared.state);
         let mut looked = false;
-        let job = loop {
-            if let Some(job) = state.jobs.pop_front() {
-                break job;
+        let taken = loop {
+            if let Some(taken) = state.take(shared.heavy_limit, shared.heavy_quota, shared.single) {
+                break taken;
             }
-            if state.closing {
+            if state.closing && !state.has_jobs() {
                 return;
             }
             if !looked && !shared.spinning.swap(true, Ordering::SeqCst) {
@@ -235,14 +537,36 @@ fn work(shared: &Shared, solve_timeout: Option<Duration>) {
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             state.idle -= 1;
         };
-        shared.depth.fetch_sub(job.requests, Ordering::Relaxed);
+        shared.depth.fetch_sub(1, Ordering::Relaxed);
         drop(state);
-        // Job::run catches a solver's panic per line; this catches anything
-        // else, so the worker survives: the job's reply channel is dropped,
+        let Taken {
+            job,
+            key,
+            lane,
+            cancel,
+            cost,
+        } = taken;
+        let started = Instant::now();
+        // Job::run catches a solver's panic per request; this catches
+        // anything else, so the worker survives: the job's ticket is dropped,
         // and its connection answers for it.
-        let run = AssertUnwindSafe(|| job.run(&mut workspace));
+        let run = AssertUnwindSafe(|| job.run(&mut workspace, &cancel));
         if std::panic::catch_unwind(run).is_err() {
             workspace = workspace.fresh();
+        }
+        if lane == Lane::Heavy {
+            cost.record(started.elapsed());
+            let mut state = lock(&shared.state);
+            state.heavy_running -= 1;
+            if let Some(queues) = state.queues.get_mut(&key) {
+                queues.heavy_running -= 1;
+            }
+            let wake = state.idle > 0 && !state.heavy_ring.is_empty();
+            drop(state);
+            if wake {
+                // A heavy lane is free again: a sleeping worker may take it.
+                shared.ready.notify_one();
+            }
         }
     }
 }
@@ -252,54 +576,5 @@ fn look_for_work(shared: &Shared) {
     let start = Instant::now();
     while shared.depth.load(Ordering::Relaxed) == 0 && start.elapsed() < SPIN_TIME {
         std::thread::yield_now();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::mpsc;
-
-    impl Deliver for mpsc::Sender<JobOutput> {
-        fn deliver(self: Box<Self>, output: JobOutput) {
-            let _ = self.send(output);
-        }
-    }
-
-    fn job(lines: &str) -> (Job, mpsc::Receiver<JobOutput>) {
-        let (reply, rx) = mpsc::channel();
-        let job = Job {
-            lines: lines.as_bytes().to_vec(),
-            requests: lines.matches('\n').count(),
-            reply: Box::new(reply),
-        };
-        (job, rx)
-    }
-
-    #[test]
-    fn answers_every_line_of_a_job_in_order() {
-        let pool = Pool::new(2, 10, None).unwrap();
-        let (first, rx) = job("a:123456780\nb:1 2 3\nc:1 2 3 4 5 6 7 x 8\n");
-        assert!(pool.submit(first).is_ok());
-        let out = rx.recv().unwrap();
-        assert_eq!(
-            String::from_utf8(out.bytes).unwrap(),
-            "a:\r\nb:Bad Request: 3 tiles, expected 9 (8-puzzle) or 16 (15-puzzle)\r\nc:r\r\n"
-        );
-        assert_eq!((out.bad, out.timed_out), (1, 0));
-    }
-
-    #[test]
-    fn refuses_jobs_past_the_bound_and_hands_them_back() {
-        let pool = Pool::new(1, 2, None).unwrap();
-        let (big, _rx) = job("1\n2\n3\n");
-        let Err(QueueFull(back)) = pool.submit(big) else {
-            panic!("three requests cannot fit a queue of two");
-        };
-        assert_eq!(back.requests, 3);
-        let (small, rx) = job("123456780\n");
-        assert!(pool.submit(small).is_ok());
-        assert_eq!(rx.recv().unwrap().bytes, b"\r\n");
-        assert_eq!(pool.depth(), 0);
     }
 }

@@ -20,11 +20,14 @@
 //! thread that keeps one answers every request without allocating per puzzle.
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use sudokit::budget::Budget;
 use sudokit::grid::Shape;
 use sudokit::parse::{Alphabet, FormatSpec, DEFAULT_SYMBOLS};
-use sudokit::slide::{self, Goal};
+use sudokit::slide::{self, Board, Goal};
 use sudokit::solver::{solver_for, Solver};
 
 /// Longest request line accepted, without its line ending (SPEC §5: 64 KiB).
@@ -140,12 +143,110 @@ pub enum ReplyKind {
     GaveUp,
 }
 
-/// A worker's reusable state: one solver per Sudoku shape met so far, the
-/// cell buffers, and how long one Sudoku may take.
+/// A request body, parsed: only what a worker needs to answer it (the
+/// givens, or the tiles), so that a queued request holds a few dozen bytes
+/// whatever trailing text its line carried.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// A Sudoku of `shape`: `N²` cell values, 0 for a blank.
+    Sudoku {
+        /// The grid's shape (from the number of cells, SPEC §1).
+        shape: Shape,
+        /// The givens.
+        givens: Box<[u8]>,
+    },
+    /// An 8- or 15-puzzle, solved for the goal with the blank last.
+    Slide(Board),
+}
+
+/// How much CPU a request may need, for the scheduler: light requests take
+/// at most about a millisecond, heavy ones up to the solve timeout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// 9×9 and grids of at most 64 cells (the band and small engines), and
+    /// 8-puzzles (a table look-up per move).
+    Light,
+    /// Other grids (the general engine: 16×16, 25×25, 36×36 …) and
+    /// 15-puzzles (IDA*, up to seconds or minutes for the hardest).
+    Heavy,
+}
+
+impl Work {
+    /// Which lane the scheduler runs this in.
+    pub fn class(&self) -> Class {
+        match self {
+            Work::Sudoku { shape, .. } => {
+                let cells = shape.cell_count();
+                let nine = (shape.box_rows(), shape.box_cols()) == (3, 3);
+                if cells <= 64 || nine {
+                    Class::Light
+                } else {
+                    Class::Heavy
+                }
+            }
+            Work::Slide(board) if board.width() == 3 => Class::Light,
+            Work::Slide(_) => Class::Heavy,
+        }
+    }
+
+    /// Bytes this request holds while it waits (for the memory bounds).
+    pub fn size(&self) -> usize {
+        let payload = match self {
+            Work::Sudoku { givens, .. } => givens.len(),
+            Work::Slide(_) => 0,
+        };
+        std::mem::size_of::<Work>() + payload
+    }
+}
+
+/// Parses a request body (without its id): the work, or why it is a bad
+/// request.
+pub fn parse_body(body: &[u8]) -> Result<Work, String> {
+    let body = body.trim_ascii();
+    if body.is_empty() {
+        return Err("empty request".to_string());
+    }
+    match kind_of(body) {
+        Kind::Slide => {
+            let text = std::str::from_utf8(body).map_err(|_| "not UTF-8 text".to_string())?;
+            slide::parse(text)
+                .map(Work::Slide)
+                .map_err(|error| error.to_string())
+        }
+        Kind::Sudoku => parse_sudoku(body),
+    }
+}
+
+/// Sudoku cell text (trailing fields allowed, per SPEC §1) to its givens.
+fn parse_sudoku(body: &[u8]) -> Result<Work, String> {
+    let end = body
+        .iter()
+        .position(|&b| b.is_ascii_whitespace() || b == b';' || b == b',')
+        .unwrap_or(body.len());
+    let cells = &body[..end];
+    let most = DEFAULT_SYMBOLS.len();
+    if cells.len() > most * most {
+        return Err(format!(
+            "{} cells, more than the largest grid served ({most}×{most}, one default symbol per digit)",
+            cells.len()
+        ));
+    }
+    let format = FormatSpec::default()
+        .resolve(cells)
+        .map_err(|error| error.to_string())?;
+    let shape = format.shape();
+    let mut givens = vec![0; shape.cell_count()].into_boxed_slice();
+    format
+        .parse_into(cells, &mut givens)
+        .map_err(|error| error.to_string())?;
+    Ok(Work::Sudoku { shape, givens })
+}
+
+/// A worker's reusable state: one solver and one alphabet per Sudoku shape
+/// met so far, the solution buffer, and how long one request may take.
 #[derive(Default)]
 pub struct Workspace {
-    solvers: HashMap<Shape, Box<dyn Solver>>,
-    givens: Vec<u8>,
+    solvers: HashMap<Shape, (Box<dyn Solver>, Alphabet)>,
     solution: Vec<u8>,
     solve_timeout: Option<Duration>,
 }
@@ -157,10 +258,10 @@ impl Workspace {
         Workspace::default()
     }
 
-    /// An empty workspace that answers `Timeout` to a Sudoku still unsolved
-    /// after `timeout` (`None`: no limit). Only the general engine (grids
-    /// other than 9×9 and beyond 64 cells) can take that long; sliding
-    /// puzzles are not bounded (the 15-puzzle's worst case is seconds).
+    /// An empty workspace that answers `Timeout` to a request still
+    /// unanswered after `timeout` (`None`: no limit): a Sudoku for the
+    /// general engine or a 15-puzzle; the 9×9 and small-grid engines and the
+    /// 8-puzzle always finish in about a millisecond or less.
     pub fn with_solve_timeout(timeout: Option<Duration>) -> Workspace {
         Workspace {
             solve_timeout: timeout,
@@ -185,77 +286,48 @@ impl Workspace {
 
     /// The answer to one request body.
     pub fn answer(&mut self, body: &[u8]) -> Answer {
-        let body = body.trim_ascii();
-        if body.is_empty() {
-            return Answer::Bad("empty request".to_string());
-        }
-        match kind_of(body) {
-            Kind::Slide => answer_slide(body),
-            Kind::Sudoku => self.answer_sudoku(body),
+        match parse_body(body) {
+            Ok(work) => self.answer_work(&work, None),
+            Err(reason) => Answer::Bad(reason),
         }
     }
 
-    /// Solves Sudoku cell text (trailing fields allowed, per SPEC §1).
-    fn answer_sudoku(&mut self, body: &[u8]) -> Answer {
-        let end = body
-            .iter()
-            .position(|&b| b.is_ascii_whitespace() || b == b';' || b == b',')
-            .unwrap_or(body.len());
-        let cells = &body[..end];
-        let most = DEFAULT_SYMBOLS.len();
-        if cells.len() > most * most {
-            return Answer::Bad(format!(
-                "{} cells, more than the largest grid served ({most}×{most}, one default symbol per digit)",
-                cells.len()
-            ));
-        }
-        let format = match FormatSpec::default().resolve(cells) {
-            Ok(format) => format,
-            Err(error) => return Answer::Bad(error.to_string()),
+    /// The answer to parsed work, given up (`Timeout`) once the solve timeout
+    /// passes or `cancel` is raised (its client has gone).
+    pub fn answer_work(&mut self, work: &Work, cancel: Option<&Arc<AtomicBool>>) -> Answer {
+        let mut budget = match self.solve_timeout {
+            Some(timeout) => Budget::until(Instant::now() + timeout),
+            None => Budget::unlimited(),
         };
-        let shape = format.shape();
-        let n = shape.cell_count();
-        self.givens.resize(n, 0);
-        self.solution.resize(n, 0);
-        if let Err(error) = format.parse_into(cells, &mut self.givens) {
-            return Answer::Bad(error.to_string());
+        if let Some(flag) = cancel {
+            budget = budget.with_cancel(Arc::clone(flag));
         }
-        let solver = self
-            .solvers
-            .entry(shape)
-            .or_insert_with(|| solver_for(shape));
-        let outcome = match self.solve_timeout {
-            None => solver.solve(&self.givens, 1, Some(&mut self.solution)),
-            Some(timeout) => {
-                let deadline = Instant::now() + timeout;
-                match solver.solve_until(&self.givens, 1, Some(&mut self.solution), deadline) {
-                    Some(outcome) => outcome,
-                    None => return Answer::GaveUp,
-                }
-            }
+        match work {
+            Work::Sudoku { shape, givens } => self.answer_sudoku(*shape, givens, &budget),
+            Work::Slide(board) => match slide::solve_within(board, Goal::BlankLast, &budget) {
+                Some(outcome) => Answer::Solved(slide::describe(&outcome).into_bytes()),
+                None => Answer::GaveUp,
+            },
+        }
+    }
+
+    /// Solves a Sudoku within `budget`.
+    fn answer_sudoku(&mut self, shape: Shape, givens: &[u8], budget: &Budget) -> Answer {
+        let (solver, alphabet) = self.solvers.entry(shape).or_insert_with(|| {
+            let alphabet = Alphabet::default_for(shape.side())
+                .expect("parse_body only accepts sides with default symbols");
+            (solver_for(shape), alphabet)
+        });
+        self.solution.resize(givens.len(), 0);
+        let Some(outcome) = solver.solve_until(givens, 1, Some(&mut self.solution), budget) else {
+            return Answer::GaveUp;
         };
         if outcome.solutions == 0 {
             return Answer::Solved(NO_SOLUTION.as_bytes().to_vec());
         }
-        Answer::Solved(write_cells(format.alphabet(), &self.solution))
-    }
-}
-
-/// Solution cells as text in `alphabet`.
-fn write_cells(alphabet: &Alphabet, cells: &[u8]) -> Vec<u8> {
-    let mut text = Vec::with_capacity(cells.len());
-    alphabet.write_cells(cells, &mut text);
-    text
-}
-
-/// Solves a sliding puzzle for the HDU 1043 goal (blank last).
-fn answer_slide(body: &[u8]) -> Answer {
-    let Ok(text) = std::str::from_utf8(body) else {
-        return Answer::Bad("not UTF-8 text".to_string());
-    };
-    match slide::answer(text, Goal::BlankLast) {
-        Ok(moves) => Answer::Solved(moves.into_bytes()),
-        Err(error) => Answer::Bad(error.to_string()),
+        let mut text = Vec::with_capacity(givens.len());
+        alphabet.write_cells(&self.solution, &mut text);
+        Answer::Solved(text)
     }
 }
 

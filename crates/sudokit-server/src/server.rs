@@ -9,12 +9,13 @@ use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::watch;
 
-use crate::connection::{self, Context};
+use crate::connection::{self, Context, Limits};
 use crate::metrics::{self, Metrics};
 use crate::pool::Pool;
 use crate::shutdown::{Drain, Trigger};
+use crate::slots::{RateLimited, Refusal, Slots};
 
 /// How the service runs; [`Config::default`] is SPEC §5's defaults.
 #[derive(Clone, Debug)]
@@ -23,19 +24,34 @@ pub struct Config {
     pub listen: SocketAddr,
     /// Worker threads for solving (one per core).
     pub workers: usize,
-    /// Connections open at once; more are answered `ServerTooBusy` and closed.
+    /// Connections open at once; past it the idlest connection is closed to
+    /// make room, or (none idle) the newcomer is answered `ServerTooBusy`.
     pub max_connections: usize,
-    /// Requests the worker queue may hold before new ones are answered
-    /// `ServerTooBusy`.
-    pub queue_bound: usize,
+    /// Connections open at once from one client address (same rule).
+    pub max_connections_per_peer: usize,
     /// Requests per connection whose replies are not written yet before new
     /// ones are answered `ServerTooBusy`.
     pub pending_bound: usize,
-    /// A connection that does nothing this long is closed.
+    /// Bytes one connection may hold in queued requests and unwritten
+    /// replies: `ServerTooBusy` past half of it, reading paused at it.
+    pub connection_bytes: usize,
+    /// Bytes the whole server may hold for its clients (input buffers,
+    /// queued requests, unwritten replies), with the same two steps.
+    pub server_bytes: usize,
+    /// Heavy work (large grids, 15-puzzles) one connection may have waiting,
+    /// in its measured CPU time per request; more is `ServerTooBusy`.
+    pub queued_cpu: Duration,
+    /// A connection that neither completes a request nor takes a reply this
+    /// long (with nothing in flight) is closed.
     pub idle_timeout: Duration,
-    /// A Sudoku still unsolved after this long is answered `Timeout`
+    /// A request line must arrive whole within this time of its first byte.
+    pub request_timeout: Duration,
+    /// A request still unanswered after this long is answered `Timeout`
     /// (`None`: no limit), so that no request holds a worker indefinitely.
     pub solve_timeout: Option<Duration>,
+    /// How long a graceful shutdown may take before the connections still
+    /// open are closed and what they had not answered is counted.
+    pub shutdown_grace: Duration,
     /// Where to serve Prometheus metrics at `/metrics`, if anywhere.
     pub metrics: Option<SocketAddr>,
     /// Build the sliding-puzzle tables at start-up, on a thread of their own,
@@ -49,14 +65,38 @@ impl Default for Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 9981)),
             workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_connections: 10_000,
-            queue_bound: 100_000,
+            max_connections_per_peer: 1_000,
             pending_bound: 10_000,
+            connection_bytes: 4 << 20,
+            server_bytes: 1 << 30,
+            queued_cpu: Duration::from_secs(60),
             idle_timeout: Duration::from_secs(300),
+            request_timeout: Duration::from_secs(10),
             solve_timeout: Some(Duration::from_secs(10)),
+            shutdown_grace: Duration::from_secs(30),
             warm_up: true,
             metrics: None,
         }
     }
+}
+
+/// How long a connection must have been idle to be closed for a newcomer.
+const EVICT_AFTER_IDLE: Duration = Duration::from_secs(1);
+
+/// How long a refused client gets to take its `ServerTooBusy`.
+const REFUSAL_WRITE_TIME: Duration = Duration::from_secs(1);
+
+/// After a forced shutdown, how long the connections get to close.
+const FORCED_CLOSE_TIME: Duration = Duration::from_secs(5);
+
+/// How a shutdown ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShutdownReport {
+    /// The grace expired or a second signal came: connections still open
+    /// were closed.
+    pub forced: bool,
+    /// Requests read but never answered (only in a forced shutdown).
+    pub dropped: u64,
 }
 
 /// A bound server, not yet serving: binding first lets callers (and tests
@@ -97,9 +137,22 @@ impl Server {
             .and_then(|l| l.local_addr().ok())
     }
 
+    /// Serves until `stop` resolves, then shuts down gracefully within the
+    /// configured grace (see [`Server::run_until`]).
+    pub async fn run(self, stop: impl Future<Output = ()>) -> std::io::Result<ShutdownReport> {
+        self.run_until(stop, std::future::pending()).await
+    }
+
     /// Serves until `stop` resolves, then stops accepting, lets every
-    /// connection answer what it has read, and returns once all have closed.
-    pub async fn run(self, stop: impl Future<Output = ()>) -> std::io::Result<()> {
+    /// connection answer what it has read, and returns once all have closed
+    /// — or, when the shutdown grace expires or `again` resolves first (a
+    /// second signal), closes every connection at once and reports what was
+    /// left unanswered.
+    pub async fn run_until(
+        self,
+        stop: impl Future<Output = ()>,
+        again: impl Future<Output = ()>,
+    ) -> std::io::Result<ShutdownReport> {
         let Server {
             config,
             listener,
@@ -108,11 +161,7 @@ impl Server {
         if config.warm_up {
             warm_up_slide_tables();
         }
-        let pool = Arc::new(Pool::new(
-            config.workers,
-            config.queue_bound,
-            config.solve_timeout,
-        )?);
+        let pool = Arc::new(Pool::new(config.workers, config.solve_timeout)?);
         let metrics = Metrics::new();
         let trigger = Trigger::new();
         let drain = Drain::new();
@@ -132,25 +181,41 @@ impl Server {
         let ctx = Context {
             pool: Arc::clone(&pool),
             metrics: Arc::clone(&metrics),
-            pending_bound: config.pending_bound.max(1),
-            idle_timeout: config.idle_timeout,
+            limits: Limits {
+                pending_bound: config.pending_bound.max(1),
+                connection_bytes: config.connection_bytes.max(1),
+                server_bytes: config.server_bytes.max(1),
+                queued_cpu: config.queued_cpu,
+                idle_timeout: config.idle_timeout,
+                request_timeout: config.request_timeout,
+            },
         };
-        let limit = Arc::new(Semaphore::new(config.max_connections));
+        let slots = Slots::new(
+            config.max_connections,
+            config.max_connections_per_peer,
+            EVICT_AFTER_IDLE,
+        );
+        let refusals = Arc::new(RateLimited::new(
+            "connections refused: too many open (per server or per address) and none idle",
+            Duration::from_secs(1),
+        ));
+        let accept_errors = RateLimited::new("accept failed", Duration::from_secs(1));
         tracing::info!(
             addr = %listener.local_addr()?,
             workers = pool.threads(),
             max_connections = config.max_connections,
+            max_connections_per_peer = config.max_connections_per_peer,
             "serving"
         );
         tokio::pin!(stop);
         loop {
-            let (mut stream, peer) = tokio::select! {
+            let (stream, peer) = tokio::select! {
                 accepted = listener.accept() => match accepted {
                     Ok(pair) => pair,
                     Err(error) => {
                         // Out of file descriptors, mostly: wait and retry
                         // rather than spin or die.
-                        tracing::warn!(%error, "accept failed");
+                        accept_errors.note(&error);
                         tokio::time::sleep(Duration::from_millis(50)).await;
                         continue;
                     }
@@ -158,14 +223,17 @@ impl Server {
                 () = &mut stop => break,
             };
             Metrics::bump(&metrics.connections_accepted);
-            let Ok(permit) = Arc::clone(&limit).try_acquire_owned() else {
-                Metrics::bump(&metrics.connections_refused);
-                tracing::warn!(%peer, "connection refused: too many connections");
-                tokio::spawn(async move {
-                    let _ = stream.write_all(b"ServerTooBusy\r\n").await;
-                    let _ = stream.shutdown().await;
-                });
-                continue;
+            let slot = match slots.admit(peer.ip()) {
+                Ok((slot, _evicted)) => slot,
+                Err(refusal) => {
+                    Metrics::bump(match refusal {
+                        Refusal::Full => &metrics.connections_refused,
+                        Refusal::PeerFull => &metrics.peer_refused,
+                    });
+                    refusals.note(&format_args!("{peer} ({refusal:?})"));
+                    tokio::spawn(refuse(stream));
+                    continue;
+                }
             };
             let _ = stream.set_nodelay(true);
             tracing::debug!(%peer, "connected");
@@ -173,23 +241,69 @@ impl Server {
             let metrics = Arc::clone(&metrics);
             tokio::spawn(async move {
                 metrics.connections_open.fetch_add(1, Ordering::Relaxed);
-                connection::handle(stream, ctx, shutdown, guard).await;
+                connection::handle(stream, ctx, shutdown, slot, guard).await;
                 metrics.connections_open.fetch_sub(1, Ordering::Relaxed);
                 tracing::debug!(%peer, "disconnected");
-                drop(permit);
             });
         }
-        tracing::info!("shutting down: answering the requests already read");
+        tracing::info!(
+            open = slots.open(),
+            grace_seconds = config.shutdown_grace.as_secs_f64(),
+            "shutting down: answering the requests already read"
+        );
         drop(listener);
         trigger.fire();
-        drain.wait().await;
+        let drained = drain.wait();
+        tokio::pin!(drained);
+        let forced = tokio::select! {
+            () = &mut drained => false,
+            () = tokio::time::sleep(config.shutdown_grace) => {
+                tracing::warn!("shutdown grace expired: closing the connections still open");
+                true
+            }
+            () = again => {
+                tracing::warn!("second signal: closing the connections still open");
+                true
+            }
+        };
+        if forced {
+            trigger.force();
+            if tokio::time::timeout(FORCED_CLOSE_TIME, &mut drained)
+                .await
+                .is_err()
+            {
+                tracing::error!("connections still open after a forced shutdown");
+            }
+        }
         drop(ctx);
-        tokio::task::spawn_blocking(move || drop(pool))
-            .await
-            .map_err(std::io::Error::other)?;
-        tracing::info!("stopped");
-        Ok(())
+        let dropped = metrics.shutdown_dropped.load(Ordering::Relaxed);
+        if forced {
+            tracing::warn!(
+                unanswered = dropped,
+                "stopped before every request was answered"
+            );
+            // Workers may still be finishing a job whose client is gone;
+            // their solvers give up within milliseconds (cancelled), but a
+            // process about to exit need not wait for them.
+            std::mem::forget(pool);
+        } else {
+            tokio::task::spawn_blocking(move || drop(pool))
+                .await
+                .map_err(std::io::Error::other)?;
+            tracing::info!("stopped");
+        }
+        Ok(ShutdownReport { forced, dropped })
     }
+}
+
+/// Tells a refused client `ServerTooBusy` and closes, without waiting on a
+/// client that does not read.
+async fn refuse(mut stream: tokio::net::TcpStream) {
+    let answer = async {
+        let _ = stream.write_all(b"ServerTooBusy\r\n").await;
+        let _ = stream.shutdown().await;
+    };
+    let _ = tokio::time::timeout(REFUSAL_WRITE_TIME, answer).await;
 }
 
 /// Builds the sliding-puzzle tables on a background thread and logs when they
@@ -212,50 +326,69 @@ fn warm_up_slide_tables() {
 }
 
 /// Installs the SIGINT and (on Unix) SIGTERM handlers now, and returns a
-/// future that resolves when either signal arrives. Installing before the
-/// server announces itself means a signal sent right after start-up still
-/// shuts it down gracefully instead of killing it.
-pub fn shutdown_signal() -> std::io::Result<impl Future<Output = ()>> {
+/// receiver of the number of such signals received so far. Installing
+/// before the server announces itself means a signal sent right after
+/// start-up still shuts it down gracefully instead of killing it.
+pub fn signal_count() -> std::io::Result<watch::Receiver<u32>> {
+    let (count, received) = watch::channel(0u32);
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};
         let mut interrupt = signal(SignalKind::interrupt())?;
         let mut terminate = signal(SignalKind::terminate())?;
-        Ok(async move {
-            tokio::select! {
-                _ = interrupt.recv() => tracing::info!("SIGINT received"),
-                _ = terminate.recv() => tracing::info!("SIGTERM received"),
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    _ = interrupt.recv() => tracing::info!("SIGINT received"),
+                    _ = terminate.recv() => tracing::info!("SIGTERM received"),
+                }
+                count.send_modify(|n| *n += 1);
             }
-        })
+        });
     }
     #[cfg(not(unix))]
     {
-        Ok(async {
-            match tokio::signal::ctrl_c().await {
-                Ok(()) => tracing::info!("SIGINT received"),
-                Err(error) => {
-                    tracing::error!(%error, "cannot listen for SIGINT");
-                    std::future::pending::<()>().await;
-                }
+        tokio::spawn(async move {
+            while tokio::signal::ctrl_c().await.is_ok() {
+                tracing::info!("SIGINT received");
+                count.send_modify(|n| *n += 1);
             }
-        })
+        });
+    }
+    Ok(received)
+}
+
+/// Resolves once `signals` has counted `n` signals (never if the counter
+/// is gone first).
+async fn nth_signal(mut signals: watch::Receiver<u32>, n: u32) {
+    if signals.wait_for(|&count| count >= n).await.is_err() {
+        std::future::pending::<()>().await;
     }
 }
 
 /// Runs the service on its own tokio runtime of `io_threads` threads until
-/// SIGINT or SIGTERM, then shuts down gracefully: what `sudokit serve` does.
-pub fn serve_until_signal(config: Config, io_threads: usize) -> std::io::Result<()> {
+/// SIGINT or SIGTERM, then shuts down gracefully within the configured
+/// grace (a second signal ends it at once): what `sudokit serve` does.
+pub fn serve_until_signal(config: Config, io_threads: usize) -> std::io::Result<ShutdownReport> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(io_threads.max(1))
         .thread_name("sudokit-io")
         .enable_all()
         .build()?;
-    runtime.block_on(async {
-        let signal = shutdown_signal()?;
+    let report = runtime.block_on(async {
+        let signals = signal_count()?;
         let server = Server::bind(config).await?;
         if let Some(addr) = server.metrics_addr() {
             tracing::info!(%addr, "metrics at http://{addr}/metrics");
         }
-        server.run(signal).await
-    })
+        let (first, second) = (signals.clone(), signals);
+        server
+            .run_until(nth_signal(first, 1), nth_signal(second, 2))
+            .await
+    })?;
+    if report.forced {
+        // Workers of a forced shutdown are not joined.
+        runtime.shutdown_background();
+    }
+    Ok(report)
 }

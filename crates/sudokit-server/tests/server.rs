@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sudokit::parse::FormatSpec;
 use sudokit::slide::{Board, Goal, Move, Move::*};
-use sudokit_server::server::{Config, Server};
+use sudokit_server::server::{Config, Server, ShutdownReport};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
@@ -33,7 +33,7 @@ struct Running {
     addr: SocketAddr,
     metrics: Option<SocketAddr>,
     stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<std::io::Result<()>>,
+    task: JoinHandle<std::io::Result<ShutdownReport>>,
 }
 
 impl Running {
@@ -474,15 +474,16 @@ async fn answers_server_too_busy_past_a_tiny_connection_bound() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn answers_server_too_busy_past_a_tiny_queue_bound() {
+async fn answers_server_too_busy_past_a_tiny_byte_bound() {
     let server = Running::start(Config {
         workers: 1,
-        queue_bound: 1,
+        connection_bytes: 2_000,
         ..Config::default()
     })
     .await;
     let mut client = Client::connect(server.addr).await;
-    // Lines read together go to the queue as one job, too big for it.
+    // Queued requests hold about 200 bytes each: half the bound is full
+    // after a handful.
     assert!(busy_count(&mut client).await > 0);
     assert_eq!(
         client.ask(&format!("z:{PUZZLE}")).await,
