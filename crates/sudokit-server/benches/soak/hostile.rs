@@ -69,6 +69,10 @@ const PIPELINE_ROUNDS: usize = 10_000;
 /// Source hosts the heavy connections come from.
 const PIPELINE_HOSTS: usize = 16;
 
+/// Pause before the next batch after a `ServerTooBusy` reply: the
+/// well-behaved clients back off rather than spin on refusals.
+const BUSY_BACK_OFF: Duration = Duration::from_secs(1);
+
 /// Pause before reconnecting after a connection failed.
 const RECONNECT_PAUSE: Duration = Duration::from_secs(1);
 
@@ -182,7 +186,7 @@ pub fn spawn_all(soak: &Arc<Soak>, tasks: &mut JoinSet<()>) -> Vec<Hostile> {
     tasks.spawn(flood(s, t, 6, soak.slowloris, true));
     let (s, t) = add(
         "pipelined",
-        format!("{PIPELINE_CONNECTIONS} conns × {PIPELINE_DEPTH} pipelined hard 9×9, replies read, repeated"),
+        format!("{PIPELINE_CONNECTIONS} conns × {PIPELINE_DEPTH} pipelined hard 9×9, replies read, repeated (1 s back-off after a busy reply)"),
     );
     for c in 0..PIPELINE_CONNECTIONS {
         let batch = move |soak: &Soak, round: usize| {
@@ -329,8 +333,9 @@ fn count_lines(bytes: &mut Vec<u8>, ids: bool, tally: &Scenario) {
 }
 
 /// Scenarios 3 and 7, one connection: sends `batch(round)` and reads its
-/// replies, round after round, reconnecting after a failure, until
-/// sending time is over or `rounds` are done.
+/// replies, round after round (pausing [`BUSY_BACK_OFF`] after a batch that
+/// got `ServerTooBusy`), reconnecting after a failure, until sending time is
+/// over or `rounds` are done.
 async fn pipelined(
     soak: Arc<Soak>,
     tally: Arc<Scenario>,
@@ -358,7 +363,12 @@ async fn pipelined(
             }
         };
         match exchange(&mut open, &batch(&soak, round), &soak, &tally).await {
-            Ok(()) => stream = Some(open),
+            Ok(busy) => {
+                stream = Some(open);
+                if busy {
+                    tokio::time::sleep(BUSY_BACK_OFF).await;
+                }
+            }
             Err(failure) => {
                 tally.lost(failure);
                 tally.ended();
@@ -373,13 +383,13 @@ async fn pipelined(
 }
 
 /// Writes `batch` while reading its replies, until every reply came or
-/// sending time is over.
+/// sending time is over; whether any reply was `ServerTooBusy`.
 async fn exchange(
     stream: &mut TcpStream,
     batch: &[u8],
     soak: &Soak,
     tally: &Scenario,
-) -> Result<(), Failure> {
+) -> Result<bool, Failure> {
     let expected = lines_in(batch);
     let (reader, mut writer) = stream.split();
     let write = async {
@@ -390,14 +400,19 @@ async fn exchange(
     };
     let read = async {
         let mut lines = Lines::new(reader);
+        let mut busy = false;
         for _ in 0..expected {
             match tokio::time::timeout_at(soak.end.into(), lines.next()).await {
-                Err(_) => return Ok(()),
-                Ok(Ok(line)) => tally.reply(Reply::of(&line, true)),
+                Err(_) => break,
+                Ok(Ok(line)) => {
+                    let kind = Reply::of(&line, true);
+                    busy |= kind == Reply::Busy;
+                    tally.reply(kind);
+                }
                 Ok(Err(failure)) => return Err(failure),
             }
         }
-        Ok(())
+        Ok(busy)
     };
     let (written, read) = tokio::join!(write, read);
     written.and(read)
