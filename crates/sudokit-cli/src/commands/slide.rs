@@ -246,7 +246,11 @@ impl Reporter {
                 };
                 builds.insert(tiles.clone(), build);
             }
-            DbEvent::Progress { tiles, done, .. } => match builds.get_mut(tiles) {
+            DbEvent::Progress { tiles, done, total } => match builds.get_mut(tiles) {
+                Some(Build::Bar(bar)) if done == total => {
+                    bar.finish_and_clear();
+                    builds.remove(tiles);
+                }
                 Some(Build::Bar(bar)) => bar.set_position(*done),
                 Some(Build::Lines(last)) if last.elapsed() >= PROGRESS_EVERY => {
                     *last = Instant::now();
@@ -268,7 +272,8 @@ impl Reporter {
         }
     }
 
-    /// Takes the bars of finished builds off the terminal.
+    /// Takes any bars left (of builds that ended without a last progress
+    /// report) off the terminal.
     fn finish(&self) {
         let mut builds = self.builds.lock().unwrap_or_else(PoisonError::into_inner);
         for (_, build) in builds.drain() {
