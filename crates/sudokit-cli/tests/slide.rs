@@ -1,7 +1,10 @@
 //! `sudokit slide`, run as a real process.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 
 /// Runs `sudokit slide ARGS` with `input` on standard input.
 fn slide(args: &[&str], input: &str) -> Output {
@@ -171,4 +174,163 @@ fn missing_file_is_a_usage_error() {
     let out = slide(&["/nonexistent/puzzles.txt"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(!out.stderr.is_empty());
+}
+
+/// Runs `sudokit slide ARGS` like [`slide`], but kills it and fails the test
+/// if it has not finished within a minute (a hang must not hang the tests).
+fn slide_within_a_minute(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudokit"))
+        .arg("slide")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sudokit runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let pid = child.id();
+    let (done, finished) = mpsc::channel();
+    std::thread::spawn(move || done.send(child.wait_with_output()));
+    match finished.recv_timeout(Duration::from_secs(60)) {
+        Ok(output) => output.unwrap(),
+        Err(_) => {
+            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+            panic!("sudokit slide {args:?} still running after a minute: killed");
+        }
+    }
+}
+
+/// Standard error as lines.
+fn error_lines(output: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// A fresh directory for one test's cache.
+fn cache_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sudokit-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Korf's instance #55 (optimal length 41, blank-first goal).
+const KORF55: &str = "13 8 14 3 9 1 0 7 15 5 4 10 12 2 6 11";
+
+/// Checks that `answer` solves Korf #55 optimally.
+fn assert_solves_korf55(answer: &str) {
+    let start: Vec<u8> = KORF55.split(' ').map(|t| t.parse().unwrap()).collect();
+    let goal: Vec<u8> = (0..16).collect();
+    let moves = answer.split('\t').next().unwrap();
+    assert_eq!(moves.len(), 41, "{answer}");
+    assert_eq!(replay(&start, 4, moves), Some(goal));
+}
+
+/// The lines of `lines` that contain every one of `words`.
+fn containing<'a>(lines: &'a [String], words: &[&str]) -> Vec<&'a String> {
+    lines
+        .iter()
+        .filter(|l| words.iter().all(|w| l.contains(w)))
+        .collect()
+}
+
+#[test]
+fn bad_cache_files_are_reported_bypassed_and_replaced() {
+    let dir = cache_dir("bad-files");
+    let file = |name: &str| dir.join(format!("pdb15-{name}.bin"));
+    // Garbage under the 7-8 names (which once started a 580 MB build), a FIFO
+    // (which once hung the reader) and a file of the wrong size.
+    std::fs::write(file("1-2-3-4-5-6-7"), vec![0xa5; 4096]).unwrap();
+    std::fs::write(file("8-9-10-11-12-13-14-15"), vec![0xa5; 4096]).unwrap();
+    let status = Command::new("mkfifo").arg(file("1-4-5")).status().unwrap();
+    assert!(status.success());
+    std::fs::write(file("2-3-6-7-10-11"), vec![0; 100]).unwrap();
+
+    let args = [
+        "--blank-first",
+        "--stats",
+        "--cache-dir",
+        dir.to_str().unwrap(),
+    ];
+    let out = slide_within_a_minute(&args, &format!("{KORF55}\n"));
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_solves_korf55(&lines(&out)[0]);
+    let errors = error_lines(&out);
+    let show = |p: &Path| p.display().to_string();
+    for name in ["1-2-3-4-5-6-7", "8-9-10-11-12-13-14-15"] {
+        let path = show(&file(name));
+        let warned = containing(&errors, &["warning", &path, "4096 bytes", "ignored"]);
+        assert_eq!(warned.len(), 1, "{errors:#?}");
+        let building = format!("pattern database {name} ");
+        assert!(containing(&errors, &[&building]).is_empty(), "{errors:#?}");
+    }
+    let building = |name: &str, why: &str| {
+        let what = format!("building 15-puzzle pattern database {name} (");
+        containing(&errors, &[&what, why]).len()
+    };
+    assert_eq!(building("1-4-5", "is a FIFO"), 1, "{errors:#?}");
+    assert_eq!(
+        building("2-3-6-7-10-11", "wrong size (100 bytes"),
+        1,
+        "{errors:#?}"
+    );
+    assert_eq!(
+        building("8-9-12-13-14-15", "not cached yet"),
+        1,
+        "{errors:#?}"
+    );
+    assert_eq!(
+        containing(&errors, &["6-6-3 database"]).len(),
+        3,
+        "{errors:#?}"
+    );
+    assert!(std::fs::metadata(file("1-4-5")).unwrap().is_file());
+
+    // The next run loads what this one saved, and still warns about the
+    // garbage it leaves alone.
+    let out = slide_within_a_minute(&args, &format!("{KORF55}\n"));
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_solves_korf55(&lines(&out)[0]);
+    let errors = error_lines(&out);
+    assert!(containing(&errors, &["building"]).is_empty(), "{errors:#?}");
+    assert_eq!(
+        containing(&errors, &["loaded from cache"]).len(),
+        3,
+        "{errors:#?}"
+    );
+    assert_eq!(
+        containing(&errors, &["warning", "ignored"]).len(),
+        2,
+        "{errors:#?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_unwritable_cache_is_reported_once_per_run() {
+    // Under a regular file no directory can be made, not even by root.
+    let base = cache_dir("unwritable");
+    std::fs::write(base.join("a-file"), b"").unwrap();
+    let dir = base.join("a-file").join("cache");
+    let args = ["--blank-first", "--cache-dir", dir.to_str().unwrap()];
+    let out = slide_within_a_minute(&args, &format!("{KORF55}\n{KORF55}\n"));
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    for answer in lines(&out) {
+        assert_solves_korf55(&answer);
+    }
+    let errors = error_lines(&out);
+    let unwritable = containing(
+        &errors,
+        &["warning", "cannot be written", &dir.display().to_string()],
+    );
+    assert_eq!(unwritable.len(), 1, "{errors:#?}");
+    assert_eq!(containing(&errors, &["building"]).len(), 3, "{errors:#?}");
+    std::fs::remove_dir_all(&base).unwrap();
 }

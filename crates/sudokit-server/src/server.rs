@@ -313,7 +313,11 @@ fn warm_up_slide_tables() {
         .name("sudokit-warm-up".to_string())
         .spawn(|| {
             let start = std::time::Instant::now();
-            let databases = sudokit::slide::warm_up();
+            let databases = sudokit::slide::warm_up(&|event| match event {
+                sudokit::slide::DbEvent::Progress { .. } => tracing::debug!("{event}"),
+                _ if event.is_warning() => tracing::warn!("{event}"),
+                _ => tracing::info!("{event}"),
+            });
             tracing::info!(
                 databases = databases.name(),
                 seconds = format!("{:.2}", start.elapsed().as_secs_f64()),

@@ -54,7 +54,9 @@ fn main() -> ExitCode {
     let databases = named
         .into_iter()
         .find(|d| args.iter().any(|a| a == d.name()))
-        .unwrap_or_else(|| Databases::preferred(cache_dir.as_deref()));
+        .unwrap_or_else(|| {
+            Databases::preferred(cache_dir.as_deref(), &|event| eprintln!("korf100: {event}"))
+        });
     let first = args
         .iter()
         .position(|a| a == "--first")

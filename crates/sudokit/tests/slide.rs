@@ -2,12 +2,15 @@
 //! plain, obviously-correct searches.
 
 use std::collections::{HashMap, VecDeque};
-use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Mutex, OnceLock};
+use std::time::Duration;
 
-use sudokit::slide::fifteen::Origin;
+use sudokit::slide::cache::Unusable;
+use sudokit::slide::fifteen::{BuildReason, Origin};
+use sudokit::slide::pdb::{table_size, PatternDb};
 use sudokit::slide::{
-    self, cache, eight, parse, Board, Databases, Fifteen, Goal, Move, Outcome, SlideSolver,
+    self, cache, eight, parse, Board, Databases, DbEvent, Fifteen, Goal, Move, Outcome, SlideSolver,
 };
 
 /// Plain breadth-first search from a goal over boards of side `width`:
@@ -281,21 +284,51 @@ fn database_cache_is_written_reused_and_rebuilt_when_corrupt() {
     bytes[middle] ^= 1;
     std::fs::write(&small, &bytes).unwrap();
     let third = Fifteen::new(Databases::SixSixThree, Some(&dir));
-    match &third.reports()[0].origin {
+    assert_eq!(
+        third.reports()[0].origin,
         Origin::Saved {
-            replaced: Some(why),
-        } => assert!(why.contains("checksum"), "{why}"),
-        other => panic!("corrupt file not rebuilt: {other:?}"),
-    }
+            replaced: Some(Unusable::ChecksumMismatch)
+        }
+    );
     assert_eq!(third.reports()[1].origin, Origin::Loaded);
 
+    // A wrong size is seen before anything is read, and named in the event
+    // that announces the rebuild.
     bytes.truncate(middle);
     std::fs::write(&small, &bytes).unwrap();
-    let fourth = Fifteen::new(Databases::SixSixThree, Some(&dir));
-    assert!(matches!(
-        &fourth.reports()[0].origin,
-        Origin::Saved { replaced: Some(_) }
-    ));
+    let events = Mutex::new(Vec::new());
+    let fourth = Fifteen::with_observer(Databases::SixSixThree, Some(&dir), &|e| {
+        events.lock().unwrap().push(e.clone())
+    });
+    let wrong_size = Unusable::WrongSize {
+        found: middle as u64,
+        expected: cache::file_size(3),
+    };
+    assert_eq!(
+        fourth.reports()[0].origin,
+        Origin::Saved {
+            replaced: Some(wrong_size.clone())
+        }
+    );
+    let building: Vec<_> = events
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .filter_map(|e| match e {
+            DbEvent::Building { tiles, reason, .. } => Some((tiles, reason)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        building,
+        [(
+            vec![1, 4, 5],
+            BuildReason::Unusable {
+                path: small.clone(),
+                why: wrong_size
+            }
+        )]
+    );
 
     // What was loaded solves as well as what was built.
     let solver = SlideSolver::new(Databases::SixSixThree, Some(dir.clone()));
@@ -306,4 +339,210 @@ fn database_cache_is_written_reused_and_rebuilt_when_corrupt() {
         optimal
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs `work` on a thread of its own and fails the test if it has not
+/// finished within a minute (instead of hanging the test run with it).
+fn within_a_minute<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+    let (done, finished) = mpsc::channel();
+    std::thread::spawn(move || done.send(work()));
+    finished
+        .recv_timeout(Duration::from_secs(60))
+        .expect("still blocked after a minute")
+}
+
+/// Makes a FIFO (named pipe) at `path`.
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// Writes a file that looks like the database of `tiles` — the documented
+/// header (magic, pattern, table length, checksum) and a table of zeros, as a
+/// sparse file — without building it. Enough for [`cache::check`], which
+/// reads no table.
+fn fake_database(path: &Path, tiles: &[u8]) {
+    let mut header = b"SKPDB15\x01".to_vec();
+    header.push(tiles.len() as u8);
+    header.extend_from_slice(tiles);
+    header.extend_from_slice(&(table_size(tiles.len()) as u64).to_le_bytes());
+    header.extend_from_slice(&0u64.to_le_bytes());
+    std::fs::write(path, &header).unwrap();
+    let file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    file.set_len(cache::file_size(tiles.len())).unwrap();
+}
+
+/// The events an observer hears, for the tests to look at.
+#[derive(Default)]
+struct Heard(Mutex<Vec<DbEvent>>);
+
+impl Heard {
+    fn observe(&self, event: &DbEvent) {
+        self.0.lock().unwrap().push(event.clone());
+    }
+
+    fn events(&self) -> Vec<DbEvent> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+#[test]
+fn garbage_under_the_7_8_names_is_ignored_by_the_default_choice() {
+    let dir = temp_dir("pdb-garbage");
+    std::fs::create_dir_all(&dir).unwrap();
+    let [seven, eight] = Databases::SevenEight.patterns() else {
+        panic!("two patterns");
+    };
+    for tiles in [seven, eight] {
+        std::fs::write(cache::file_for(&dir, tiles), vec![0x5a; 4096]).unwrap();
+    }
+    let heard = Heard::default();
+    let databases = Databases::preferred(Some(&dir), &|e| heard.observe(e));
+    assert_eq!(databases, Databases::SixSixThree);
+    let ignored: Vec<DbEvent> = [seven, eight]
+        .iter()
+        .map(|tiles| DbEvent::Ignored {
+            path: cache::file_for(&dir, tiles),
+            why: Unusable::WrongSize {
+                found: 4096,
+                expected: cache::file_size(tiles.len()),
+            },
+        })
+        .collect();
+    assert_eq!(heard.events(), ignored);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn seven_eight_is_preferred_only_when_its_files_look_right() {
+    let dir = temp_dir("pdb-preferred");
+    std::fs::create_dir_all(&dir).unwrap();
+    let [seven, eight] = Databases::SevenEight.patterns() else {
+        panic!("two patterns");
+    };
+    let (seven_path, eight_path) = (cache::file_for(&dir, seven), cache::file_for(&dir, eight));
+    let choose = || {
+        let heard = Heard::default();
+        let databases = Databases::preferred(Some(&dir), &|e| heard.observe(e));
+        (databases, heard.events())
+    };
+    assert_eq!(choose(), (Databases::SixSixThree, vec![]));
+    fake_database(&seven_path, seven);
+    fake_database(&eight_path, eight);
+    assert_eq!(choose(), (Databases::SevenEight, vec![]));
+
+    // The right size but another pattern's header; then not a database at all.
+    fake_database(&eight_path, seven);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&eight_path)
+        .unwrap()
+        .set_len(cache::file_size(eight.len()))
+        .unwrap();
+    let ignored = |why| DbEvent::Ignored {
+        path: eight_path.clone(),
+        why,
+    };
+    assert_eq!(
+        choose(),
+        (
+            Databases::SixSixThree,
+            vec![ignored(Unusable::OtherPattern)]
+        )
+    );
+    std::fs::write(&eight_path, b"").unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&eight_path)
+        .unwrap()
+        .set_len(cache::file_size(eight.len()))
+        .unwrap();
+    assert_eq!(
+        choose(),
+        (
+            Databases::SixSixThree,
+            vec![ignored(Unusable::NotADatabase)]
+        )
+    );
+    std::fs::remove_file(&eight_path).unwrap();
+    std::fs::create_dir(&eight_path).unwrap();
+    assert_eq!(
+        choose(),
+        (
+            Databases::SixSixThree,
+            vec![ignored(Unusable::NotAFile("a directory"))]
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_fifo_in_place_of_a_cache_file_is_never_opened_and_gets_replaced() {
+    let dir = temp_dir("pdb-fifo");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tiles = [1, 4, 5];
+    let fifo = cache::file_for(&dir, &tiles);
+    mkfifo(&fifo);
+    let path = fifo.clone();
+    let (checked, loaded) = within_a_minute(move || {
+        let loaded = cache::load(&path, &tiles).map(|db| db.table().len());
+        (cache::check(&path, &tiles), loaded)
+    });
+    let not_a_file = Unusable::NotAFile("a FIFO (named pipe)");
+    assert_eq!(checked, Err(not_a_file.clone()));
+    assert_eq!(loaded, Err(not_a_file));
+    // Saving puts a regular file in its place, which then loads.
+    let db = PatternDb::build(&tiles);
+    cache::save(&fifo, &db).unwrap();
+    assert!(std::fs::metadata(&fifo).unwrap().is_file());
+    assert_eq!(cache::load(&fifo, &tiles).unwrap().table(), db.table());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_unwritable_cache_is_reported_once_and_not_retried() {
+    // A cache directory under a regular file cannot be created, even by root
+    // (for whom a read-only directory is writable).
+    let base = temp_dir("pdb-unwritable");
+    std::fs::create_dir_all(&base).unwrap();
+    let blocker = base.join("a-file");
+    std::fs::write(&blocker, b"not a directory").unwrap();
+    let dir = blocker.join("cache");
+
+    let heard = Heard::default();
+    let fifteen = Fifteen::with_observer(Databases::SixSixThree, Some(&dir), &|e| heard.observe(e));
+    let events = heard.events();
+    let warnings: Vec<&DbEvent> = events.iter().filter(|e| e.is_warning()).collect();
+    assert_eq!(warnings.len(), 1, "{events:?}");
+    let DbEvent::Unwritable(error) = warnings[0] else {
+        panic!("{warnings:?}");
+    };
+    assert_eq!(error.place, dir);
+    assert!(error.first);
+    let reasons: Vec<&BuildReason> = events
+        .iter()
+        .filter_map(|e| match e {
+            DbEvent::Building { reason, .. } => Some(reason),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons.len(), 3, "{events:?}");
+    for report in fifteen.reports() {
+        match &report.origin {
+            Origin::Unsaved { error } => assert_eq!(error.place, dir),
+            other => panic!("{:?} {other:?}", report.tiles),
+        }
+    }
+
+    // Once the directory could be written, this process still does not try.
+    std::fs::remove_file(&blocker).unwrap();
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = cache::file_for(&dir, &[1, 4, 5]);
+    let again = cache::save(&path, &PatternDb::build(&[1, 4, 5])).unwrap_err();
+    assert!(!again.first);
+    assert!(!path.exists());
+    std::fs::remove_dir_all(&base).unwrap();
 }

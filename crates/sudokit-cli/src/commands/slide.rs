@@ -4,21 +4,35 @@
 //! the blank's moves (`u d l r`), `unsolvable`, or `line N: reason` for a line
 //! that is not a puzzle. Lines are solved in parallel in batches; when the input
 //! is a terminal each line is answered as soon as it is typed.
+//!
+//! Standard error tells what happens to the 15-puzzle databases: which are
+//! built and why, how far a build has come (a bar per database on a
+//! terminal, else a line every [`PROGRESS_EVERY`]), cache files ignored, and
+//! a cache that cannot be written.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use sudokit::slide::{self, cache, moves_to_string, Databases, Goal, Outcome, SlideSolver};
+use sudokit::slide::{
+    self, cache, moves_to_string, Databases, DbEvent, Goal, Outcome, SlideSolver,
+};
 
 use super::ThreadArgs;
 
 /// Lines solved together (in parallel) before their answers are written.
 const BATCH: usize = 256;
+
+/// How often a database build's progress is printed when standard error is
+/// not a terminal: builds shorter than this (the 6-tile ones) print none.
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 
 /// Options of `sudokit slide`.
 #[derive(clap::Args, Debug)]
@@ -106,6 +120,7 @@ pub fn run(args: &SlideArgs) -> anyhow::Result<ExitCode> {
     let interactive = from_file.is_none() && io::stdin().is_terminal();
     let batch_size = if interactive { 1 } else { BATCH };
     let solver = make_solver(args);
+    let reporter = Reporter::new();
     let goal = if args.blank_first {
         Goal::BlankFirst
     } else {
@@ -135,11 +150,27 @@ pub fn run(args: &SlideArgs) -> anyhow::Result<ExitCode> {
         };
         batch.push(Request { number, id, body });
         if batch.len() == batch_size {
-            answer(&solver, goal, args.stats, &batch, &mut out, &mut totals)?;
+            answer(
+                &solver,
+                &reporter,
+                goal,
+                args.stats,
+                &batch,
+                &mut out,
+                &mut totals,
+            )?;
             batch.clear();
         }
     }
-    answer(&solver, goal, args.stats, &batch, &mut out, &mut totals)?;
+    answer(
+        &solver,
+        &reporter,
+        goal,
+        args.stats,
+        &batch,
+        &mut out,
+        &mut totals,
+    )?;
     out.flush().context("cannot write output")?;
     if args.stats {
         report(&solver, &totals, started.elapsed());
@@ -158,30 +189,105 @@ fn make_solver(args: &SlideArgs) -> SlideSolver {
         (Some(dir), false) => Some(dir.clone()),
         (None, false) => cache::default_dir(),
     };
-    let databases = args
-        .databases
-        .unwrap_or_else(|| Databases::preferred(cache_dir.as_deref()));
-    SlideSolver::new(databases, cache_dir)
+    match args.databases {
+        Some(databases) => SlideSolver::new(databases, cache_dir),
+        None => SlideSolver::preferred(cache_dir),
+    }
 }
 
-/// Says on standard error that the 7-8 databases are about to be built: the
-/// one wait of minutes this command can make, so it should not look hung.
-fn warn_if_slow_build(solver: &SlideSolver) {
-    let cache = solver.cache_dir();
-    if solver.built_fifteen().is_none()
-        && solver.databases() == Databases::SevenEight
-        && Databases::preferred(cache) != Databases::SevenEight
-    {
-        let place = cache.map_or("in memory only".to_string(), |dir| {
-            format!("cached in {}", dir.display())
-        });
-        eprintln!("sudokit slide: building the 7-8 pattern databases: minutes, once ({place})");
+/// Shows the library's [`DbEvent`]s on standard error, so that a build of
+/// minutes does not look hung and a cache problem is not silent.
+struct Reporter {
+    /// The bars, when standard error is a terminal.
+    bars: Option<MultiProgress>,
+    /// Per database being built (by its tiles): its bar, or when its progress
+    /// was last printed.
+    builds: Mutex<HashMap<Vec<u8>, Build>>,
+}
+
+/// How one database build is being shown.
+enum Build {
+    /// A bar on the terminal.
+    Bar(ProgressBar),
+    /// Lines: the time of the last one.
+    Lines(Instant),
+}
+
+impl Reporter {
+    /// A reporter with bars if standard error is a terminal, lines otherwise.
+    fn new() -> Reporter {
+        Reporter {
+            bars: io::stderr().is_terminal().then(MultiProgress::new),
+            builds: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Shows one event (called from the threads building databases).
+    fn observe(&self, event: &DbEvent) {
+        let mut builds = self.builds.lock().unwrap_or_else(PoisonError::into_inner);
+        match event {
+            DbEvent::Building {
+                tiles, table_bytes, ..
+            } => {
+                self.line(&format!("sudokit slide: {event}"));
+                let build = match &self.bars {
+                    Some(bars) => {
+                        let style = ProgressStyle::with_template(
+                            "{prefix} {bar:30} {percent:>3}%  {elapsed}",
+                        )
+                        .unwrap_or_else(|_| ProgressStyle::default_bar());
+                        let bar = bars.add(ProgressBar::new(*table_bytes));
+                        bar.set_style(style);
+                        let name: Vec<String> = tiles.iter().map(u8::to_string).collect();
+                        bar.set_prefix(format!("database {}", name.join("-")));
+                        Build::Bar(bar)
+                    }
+                    None => Build::Lines(Instant::now()),
+                };
+                builds.insert(tiles.clone(), build);
+            }
+            DbEvent::Progress { tiles, done, total } => match builds.get_mut(tiles) {
+                Some(Build::Bar(bar)) if done == total => {
+                    bar.finish_and_clear();
+                    builds.remove(tiles);
+                }
+                Some(Build::Bar(bar)) => bar.set_position(*done),
+                Some(Build::Lines(last)) if last.elapsed() >= PROGRESS_EVERY => {
+                    *last = Instant::now();
+                    eprintln!("sudokit slide: {event}");
+                }
+                _ => {}
+            },
+            DbEvent::Ignored { .. } | DbEvent::Unwritable(_) => {
+                self.line(&format!("sudokit slide: warning: {event}"));
+            }
+        }
+    }
+
+    /// Prints a line on standard error, above the bars if there are any.
+    fn line(&self, text: &str) {
+        match &self.bars {
+            Some(bars) => bars.suspend(|| eprintln!("{text}")),
+            None => eprintln!("{text}"),
+        }
+    }
+
+    /// Takes any bars left (of builds that ended without a last progress
+    /// report) off the terminal.
+    fn finish(&self) {
+        let mut builds = self.builds.lock().unwrap_or_else(PoisonError::into_inner);
+        for (_, build) in builds.drain() {
+            if let Build::Bar(bar) = build {
+                bar.finish_and_clear();
+            }
+        }
     }
 }
 
 /// Solves a batch in parallel and writes its answers in input order.
 fn answer(
     solver: &SlideSolver,
+    reporter: &Reporter,
     goal: Goal,
     stats: bool,
     batch: &[Request],
@@ -198,9 +304,9 @@ fn answer(
     if solvable(3) {
         slide::eight::table();
     }
-    if solvable(4) {
-        warn_if_slow_build(solver);
-        solver.fifteen();
+    if solvable(4) && solver.built_fifteen().is_none() {
+        solver.fifteen_with(&|event| reporter.observe(event));
+        reporter.finish();
     }
     let answers: Vec<Answer> = boards
         .into_par_iter()

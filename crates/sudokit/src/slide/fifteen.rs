@@ -15,14 +15,15 @@
 //! Search works on the blank-first goal; the blank-last goal is answered
 //! by turning the board half a turn (see `Board::turned`).
 
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use super::board::{Board, Move};
-use super::cache;
-use super::pdb::{PatternDb, MAX_TILES};
+use super::cache::{self, Unusable, Unwritable};
+use super::pdb::{build_bytes, table_size, PatternDb, MAX_TILES};
 use crate::budget::Budget;
 
 /// Cells of the 15-puzzle.
@@ -45,18 +46,33 @@ pub enum Databases {
 }
 
 impl Databases {
-    /// What to use when nobody says: 7-8 if its files are already in `cache`
-    /// (built once by an explicit request), else 6-6-3, whose build takes a
-    /// second or two, so that a first run never waits minutes.
-    pub fn preferred(cache: Option<&Path>) -> Databases {
+    /// What to use when nobody says: 7-8 if valid files of it are already in
+    /// `cache` (built once by an explicit request), else 6-6-3, whose build
+    /// takes a second or two, so that a run never starts a build of minutes
+    /// and gigabytes unasked.
+    ///
+    /// "Valid" is checked without reading the tables ([`cache::check`]): a
+    /// regular file of the exact size with the right header. A 7-8 file that
+    /// is there but fails the check (garbage, a FIFO, a directory, …) is
+    /// ignored and reported to `observer` as [`DbEvent::Ignored`]; it stays
+    /// where it is until 7-8 is asked for explicitly, which replaces it.
+    pub fn preferred(cache: Option<&Path>, observer: &dyn Fn(&DbEvent)) -> Databases {
         let Some(dir) = cache else {
             return Databases::SixSixThree;
         };
-        let patterns = Databases::SevenEight.patterns();
-        if patterns
-            .iter()
-            .all(|tiles| cache::file_for(dir, tiles).is_file())
-        {
+        let mut valid = true;
+        for tiles in Databases::SevenEight.patterns() {
+            let path = cache::file_for(dir, tiles);
+            match cache::check(&path, tiles) {
+                Ok(()) => {}
+                Err(Unusable::Missing) => valid = false,
+                Err(why) => {
+                    valid = false;
+                    observer(&DbEvent::Ignored { path, why });
+                }
+            }
+        }
+        if valid {
             Databases::SevenEight
         } else {
             Databases::SixSixThree
@@ -90,28 +106,163 @@ pub enum Origin {
     /// Built in memory, no cache directory given.
     Built,
     /// Built and written to the cache; `replaced` says why an existing file
-    /// was not used (corrupt, truncated, …), `None` if there was none.
+    /// was not used (corrupt, wrong size, a FIFO, …), `None` if there was none.
     Saved {
         /// Why the file already there was rejected.
-        replaced: Option<String>,
+        replaced: Option<Unusable>,
     },
     /// Built, but the cache could not be written (the solver works anyway).
     Unsaved {
-        /// The I/O error.
-        error: String,
+        /// What refused, and why.
+        error: Unwritable,
     },
 }
 
-impl std::fmt::Display for Origin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Origin::Loaded => write!(f, "loaded from cache"),
             Origin::Built => write!(f, "built in memory"),
             Origin::Saved { replaced: None } => write!(f, "built and cached"),
             Origin::Saved {
                 replaced: Some(why),
-            } => write!(f, "built and cached, replacing {why}"),
+            } => write!(f, "built and cached, replacing a file that {why}"),
             Origin::Unsaved { error } => write!(f, "built, not cached: {error}"),
+        }
+    }
+}
+
+/// Why a database is built rather than loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildReason {
+    /// There is no cache directory: built in memory on every run.
+    NoCache,
+    /// The cache has no file for it yet; it is saved at `path` once built.
+    NotCached {
+        /// Where it will be saved.
+        path: PathBuf,
+    },
+    /// The cache file cannot be used; it is replaced once the database is
+    /// built (if the cache can be written).
+    Unusable {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: Unusable,
+    },
+}
+
+impl fmt::Display for BuildReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildReason::NoCache => write!(f, "no cache directory"),
+            BuildReason::NotCached { path } => write!(f, "not cached yet in {}", path.display()),
+            BuildReason::Unusable { path, why } => write!(f, "{} {why}", path.display()),
+        }
+    }
+}
+
+/// What happens while a solver's databases are chosen, loaded and built, as
+/// it happens, for a front end to show (the library prints nothing). Heard by
+/// the observer given to [`Fifteen::with_observer`] and
+/// [`Databases::preferred`]; `Display` gives the sentence to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DbEvent {
+    /// A 7-8 cache file is there but fails [`cache::check`], so
+    /// [`Databases::preferred`] falls back to 6-6-3 and leaves it alone.
+    Ignored {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: Unusable,
+    },
+    /// A database is about to be built: a second for 6 tiles, many seconds
+    /// for 7, minutes for 8.
+    Building {
+        /// The pattern's tiles.
+        tiles: Vec<u8>,
+        /// Why it is built.
+        reason: BuildReason,
+        /// The size of its table ([`table_size`]).
+        table_bytes: u64,
+        /// Memory the build holds at its peak ([`build_bytes`]).
+        build_bytes: u64,
+    },
+    /// One level of that build's breadth-first search is done.
+    Progress {
+        /// The pattern's tiles.
+        tiles: Vec<u8>,
+        /// Placements whose value is known so far.
+        done: u64,
+        /// All placements (the table's entries).
+        total: u64,
+    },
+    /// A built database could not be saved. Heard once per place per process
+    /// ([`Unwritable::first`]): later databases for the same place are kept
+    /// in memory without trying again, and without another event.
+    Unwritable(Unwritable),
+}
+
+impl DbEvent {
+    /// Whether this is something the user should fix (an ignored file, a
+    /// cache that cannot be written) rather than news of progress.
+    pub fn is_warning(&self) -> bool {
+        matches!(self, DbEvent::Ignored { .. } | DbEvent::Unwritable(_))
+    }
+}
+
+/// Tiles as the cache names them: `1-2-3-4-5-6-7`.
+fn pattern_name(tiles: &[u8]) -> String {
+    let names: Vec<String> = tiles.iter().map(u8::to_string).collect();
+    names.join("-")
+}
+
+/// A size in bytes for people: `3.4 kB`, `58 MB`, `3.6 GB`.
+fn human_bytes(bytes: u64) -> String {
+    let (value, unit) = match bytes {
+        0..1_000_000 => (bytes as f64 / 1e3, "kB"),
+        1_000_000..1_000_000_000 => (bytes as f64 / 1e6, "MB"),
+        _ => (bytes as f64 / 1e9, "GB"),
+    };
+    if value < 10.0 {
+        format!("{value:.1} {unit}")
+    } else {
+        format!("{value:.0} {unit}")
+    }
+}
+
+impl fmt::Display for DbEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DbEvent::Ignored { path, why } => write!(
+                f,
+                "{} {why}: not a valid 7-8 database, ignored (using 6-6-3; \
+                 asking for 7-8 rebuilds and replaces it)",
+                path.display()
+            ),
+            DbEvent::Building {
+                tiles,
+                reason,
+                table_bytes,
+                build_bytes,
+            } => write!(
+                f,
+                "building 15-puzzle pattern database {} ({reason}): {}, about {} of memory while building",
+                pattern_name(tiles),
+                human_bytes(*table_bytes),
+                human_bytes(*build_bytes)
+            ),
+            DbEvent::Progress { tiles, done, total } => write!(
+                f,
+                "pattern database {}: {:.0}% built",
+                pattern_name(tiles),
+                100.0 * *done as f64 / (*total).max(1) as f64
+            ),
+            DbEvent::Unwritable(error) => write!(
+                f,
+                "the pattern database cache cannot be written ({error}); \
+                 databases are built in memory and not saved"
+            ),
         }
     }
 }
@@ -146,13 +297,26 @@ impl Fifteen {
     /// With `cache` = `None` everything is built in memory. Cache problems are
     /// never fatal; [`Fifteen::reports`] says what happened.
     pub fn new(databases: Databases, cache: Option<&Path>) -> Fifteen {
+        Fifteen::with_observer(databases, cache, &|_| {})
+    }
+
+    /// [`Fifteen::new`], telling `observer` what is built and why, how far
+    /// each build has come, and when the cache cannot be written (see
+    /// [`DbEvent`]). The databases are obtained in parallel, so `observer`
+    /// hears events from several threads, those of different databases
+    /// interleaved.
+    pub fn with_observer(
+        databases: Databases,
+        cache: Option<&Path>,
+        observer: &(dyn Fn(&DbEvent) + Sync),
+    ) -> Fifteen {
         // The databases are independent: build (or load) them side by side.
         let (dbs, reports): (Vec<PatternDb>, Vec<DbReport>) = databases
             .patterns()
             .par_iter()
             .map(|tiles| {
                 let started = Instant::now();
-                let (db, origin) = obtain(tiles, cache);
+                let (db, origin) = obtain(tiles, cache, observer);
                 let report = DbReport {
                     tiles: tiles.to_vec(),
                     origin,
@@ -205,23 +369,53 @@ impl Fifteen {
     }
 }
 
-/// Loads the database of `tiles` from the cache, or builds (and caches) it.
-fn obtain(tiles: &[u8], cache: Option<&Path>) -> (PatternDb, Origin) {
+/// Loads the database of `tiles` from the cache, or builds (and caches) it,
+/// telling `observer` what is built, why, and how far it has come.
+fn obtain(
+    tiles: &[u8],
+    cache: Option<&Path>,
+    observer: &(dyn Fn(&DbEvent) + Sync),
+) -> (PatternDb, Origin) {
+    let build = |reason| {
+        let total = table_size(tiles.len()) as u64;
+        observer(&DbEvent::Building {
+            tiles: tiles.to_vec(),
+            reason,
+            table_bytes: total,
+            build_bytes: build_bytes(tiles.len()),
+        });
+        PatternDb::build_reporting(tiles, &|done| {
+            observer(&DbEvent::Progress {
+                tiles: tiles.to_vec(),
+                done: done as u64,
+                total,
+            });
+        })
+    };
     let Some(dir) = cache else {
-        return (PatternDb::build(tiles), Origin::Built);
+        return (build(BuildReason::NoCache), Origin::Built);
     };
     let path = cache::file_for(dir, tiles);
-    let replaced = match cache::load(&path, tiles) {
+    let (reason, replaced) = match cache::load(&path, tiles) {
         Ok(db) => return (db, Origin::Loaded),
-        Err(_) if !path.exists() => None,
-        Err(why) => Some(why),
+        Err(Unusable::Missing) => (BuildReason::NotCached { path: path.clone() }, None),
+        Err(why) => (
+            BuildReason::Unusable {
+                path: path.clone(),
+                why: why.clone(),
+            },
+            Some(why),
+        ),
     };
-    let db = PatternDb::build(tiles);
+    let db = build(reason);
     let origin = match cache::save(&path, &db) {
         Ok(()) => Origin::Saved { replaced },
-        Err(e) => Origin::Unsaved {
-            error: format!("{}: {e}", path.display()),
-        },
+        Err(error) => {
+            if error.first {
+                observer(&DbEvent::Unwritable(error.clone()));
+            }
+            Origin::Unsaved { error }
+        }
     };
     (db, origin)
 }

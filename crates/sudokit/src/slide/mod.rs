@@ -10,7 +10,10 @@
 //! [`SlideSolver`] puts them together behind one call; it is `Sync`, builds its
 //! tables lazily on first use (once, whatever the number of threads asking),
 //! and is what the CLI and the solving service use. [`solve`] and [`answer`]
-//! use a shared default solver.
+//! use a shared default solver. Nothing here prints: what is built, why, how
+//! far it has come and what is wrong with the cache is told as
+//! [`DbEvent`]s to an observer the caller passes
+//! ([`SlideSolver::fifteen_with`], [`warm_up`]).
 //!
 //! ```
 //! use sudokit::slide::{self, Goal, Outcome};
@@ -33,7 +36,7 @@ use std::sync::OnceLock;
 
 use crate::budget::Budget;
 pub use board::{moves_to_string, parse, Board, Goal, Move, ParseError};
-pub use fifteen::{Databases, Fifteen};
+pub use fifteen::{Databases, DbEvent, Fifteen};
 
 /// A shortest solution and the work it took.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,8 +63,13 @@ pub enum Outcome {
 /// 15-puzzle databases belong to the solver, chosen by [`Databases`] and
 /// cached in an optional directory.
 pub struct SlideSolver {
-    databases: Databases,
+    /// The heuristic asked for; `None`: [`Databases::preferred`], decided
+    /// when the 15-puzzle solver is first needed (so that a run without
+    /// 15-puzzles never looks at the cache).
+    databases: Option<Databases>,
+    /// The cache directory, if any.
     cache: Option<PathBuf>,
+    /// The 15-puzzle solver, once built.
     fifteen: OnceLock<Fifteen>,
 }
 
@@ -70,7 +78,17 @@ impl SlideSolver {
     /// (`None`: built in memory each time the solver is created).
     pub fn new(databases: Databases, cache: Option<PathBuf>) -> SlideSolver {
         SlideSolver {
-            databases,
+            databases: Some(databases),
+            cache,
+            fifteen: OnceLock::new(),
+        }
+    }
+
+    /// A solver whose 15-puzzle heuristic is [`Databases::preferred`] for
+    /// `cache`, chosen when it is first needed.
+    pub fn preferred(cache: Option<PathBuf>) -> SlideSolver {
+        SlideSolver {
+            databases: None,
             cache,
             fifteen: OnceLock::new(),
         }
@@ -78,13 +96,31 @@ impl SlideSolver {
 
     /// The 15-puzzle solver, built (or loaded) on first call.
     pub fn fifteen(&self) -> &Fifteen {
-        self.fifteen
-            .get_or_init(|| Fifteen::new(self.databases, self.cache.as_deref()))
+        self.fifteen_with(&|_| {})
     }
 
-    /// The 15-puzzle heuristic this solver uses (or will use once built).
-    pub fn databases(&self) -> Databases {
-        self.databases
+    /// The 15-puzzle solver; if this call is the one that builds it, it
+    /// tells `observer` how the databases are chosen, loaded and built
+    /// ([`DbEvent`]). A call that finds it built (or waits for another
+    /// thread building it) hears nothing.
+    pub fn fifteen_with(&self, observer: &(dyn Fn(&DbEvent) + Sync)) -> &Fifteen {
+        self.fifteen.get_or_init(|| {
+            let cache = self.cache.as_deref();
+            let databases = self
+                .databases
+                .unwrap_or_else(|| Databases::preferred(cache, observer));
+            Fifteen::with_observer(databases, cache, observer)
+        })
+    }
+
+    /// The 15-puzzle heuristic: the one in use once built, before that the
+    /// one asked for (`None` when it is still to be chosen by
+    /// [`Databases::preferred`]).
+    pub fn databases(&self) -> Option<Databases> {
+        self.fifteen
+            .get()
+            .map(Fifteen::databases)
+            .or(self.databases)
     }
 
     /// Where the pattern databases are cached, if anywhere.
@@ -137,11 +173,11 @@ impl SlideSolver {
 }
 
 /// The default solver: databases cached in [`cache::default_dir`] (if any),
-/// 7-8 when they are already there, else 6-6-3 ([`Databases::preferred`]).
+/// 7-8 when valid files of it are already there, else 6-6-3
+/// ([`Databases::preferred`]).
 impl Default for SlideSolver {
     fn default() -> SlideSolver {
-        let dir = cache::default_dir();
-        SlideSolver::new(Databases::preferred(dir.as_deref()), dir)
+        SlideSolver::preferred(cache::default_dir())
     }
 }
 
@@ -158,11 +194,12 @@ pub fn solve(board: &Board, goal: Goal) -> Outcome {
 
 /// Builds (or loads from the cache) the process-wide solver's tables now, so
 /// that the first request for a 15-puzzle does not wait seconds for them (a
-/// service calls this at start-up, on a thread of its own). Returns the
-/// 15-puzzle databases in use.
-pub fn warm_up() -> Databases {
+/// service calls this at start-up, on a thread of its own), telling
+/// `observer` what is built and why ([`SlideSolver::fifteen_with`]). Returns
+/// the 15-puzzle databases in use.
+pub fn warm_up(observer: &(dyn Fn(&DbEvent) + Sync)) -> Databases {
     eight::table();
-    shared().fifteen().databases()
+    shared().fifteen_with(observer).databases()
 }
 
 /// The answer to one request body, as the CLI and the solving service print
@@ -217,7 +254,7 @@ mod tests {
     /// them ready.
     #[test]
     fn warm_up_builds_the_shared_tables() {
-        let databases = warm_up();
+        let databases = warm_up(&|_| {});
         let built = shared()
             .built_fifteen()
             .expect("the 15-puzzle databases are built");
