@@ -204,6 +204,9 @@ fn analyze_piece<'a>(
         ended: false,
     };
     let mut unreported_bytes = 0u64;
+    // A line of the cells alone (and a `\r`) is within the cap unless the
+    // cap is tiny; only other lines need their length checked.
+    let cells_fit = cells < options.max_line;
     for raw in lines(piece) {
         result.lines += 1;
         if let Some(progress) = &options.progress {
@@ -217,8 +220,7 @@ fn analyze_piece<'a>(
         // there is no id, comment or trailing field to look for (those need
         // characters no alphabet has).
         let bare = raw.strip_suffix(b"\r").unwrap_or(raw);
-        let fits = raw.len() <= options.max_line;
-        if bare.len() == cells && fits && format.parse_into(bare, &mut givens).is_ok() {
+        if bare.len() == cells && cells_fit && format.parse_into(bare, &mut givens).is_ok() {
             result.verdicts.push(Verdict {
                 line: result.lines,
                 id: None,
@@ -226,7 +228,7 @@ fn analyze_piece<'a>(
             });
             continue;
         }
-        if !fits {
+        if raw.len() > options.max_line {
             result
                 .verdicts
                 .push(too_long(result.lines, options.max_line));
@@ -504,6 +506,19 @@ mod tests {
                 "read size {step}"
             );
         }
+
+        // A cap of exactly the cells: the `\r` of a CRLF line is one too many.
+        let options = AnalyzeOptions {
+            max_line: 36,
+            ..AnalyzeOptions::default()
+        };
+        let input = format!("{puzzle}\n{puzzle}\r\n{puzzle}\n");
+        let want = vec![
+            (1, None, "Unique".to_string()),
+            (2, None, "longer than 36 bytes".to_string()),
+            (3, None, "Unique".to_string()),
+        ];
+        assert_eq!(run(input.as_bytes(), 4096, &options), want);
     }
 
     #[test]
