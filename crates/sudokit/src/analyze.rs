@@ -2,9 +2,11 @@
 //! in input order, computed on every core.
 //!
 //! Input is read in blocks of whole lines ([`BLOCK_BYTES`] or more), so a file
-//! far larger than memory streams through. Each block is cut into pieces at
-//! line boundaries; rayon analyses the pieces in parallel, each with its own
-//! solver, and the verdicts come back in order. The first puzzle line settles
+//! far larger than memory streams through; a line longer than
+//! [`AnalyzeOptions::max_line`] is an invalid line, skipped without being held
+//! (see [`crate::lines`]). Each block is cut into pieces at line boundaries;
+//! rayon analyses the pieces in parallel, each with its own solver, and the
+//! verdicts come back in order. The first puzzle line settles
 //! the [`Format`] (SPEC §1); a later line of another length is invalid.
 //!
 //! Nothing here prints: the caller's sink gets each block's verdicts and the
@@ -17,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use crate::lines::{LineReader, TooLong, DEFAULT_MAX_LINE};
 use crate::parse::{classify, AlphabetError, Format, FormatError, FormatSpec, Line, ParseError};
 use crate::solver::choice::EngineChoice;
 use crate::solver::{Solver, Status};
@@ -24,17 +27,14 @@ use crate::solver::{Solver, Status};
 /// Bytes read per block before the block is analysed.
 pub const BLOCK_BYTES: usize = 1 << 20;
 
-/// Size of the first read buffer; it doubles as the input proves large.
-const FIRST_READ_BYTES: usize = 64 << 10;
-
 /// Lines analysed between updates of the progress counter.
 const PROGRESS_LINES: u64 = 64;
 
 /// Pieces per worker thread a block is cut into, so uneven pieces balance.
 const PIECES_PER_THREAD: usize = 4;
 
-/// What the analyzer computes besides the status.
-#[derive(Clone, Debug, Default)]
+/// What the analyzer computes besides the status, and how it reads.
+#[derive(Clone, Debug)]
 pub struct AnalyzeOptions {
     /// `--box` and `--symbols`.
     pub spec: FormatSpec,
@@ -47,6 +47,24 @@ pub struct AnalyzeOptions {
     /// Bytes of input analysed so far, kept up to date while blocks are being
     /// worked on, for a progress display.
     pub progress: Option<Arc<AtomicU64>>,
+    /// The longest line read, in bytes (without its `\n`); a longer one is
+    /// invalid ([`ParseError::TooLong`]).
+    pub max_line: usize,
+}
+
+impl Default for AnalyzeOptions {
+    /// Status only, the automatic engine, no progress, lines of up to
+    /// [`DEFAULT_MAX_LINE`] bytes.
+    fn default() -> Self {
+        AnalyzeOptions {
+            spec: FormatSpec::default(),
+            minimal: false,
+            solutions: false,
+            engine: EngineChoice::default(),
+            progress: None,
+            max_line: DEFAULT_MAX_LINE,
+        }
+    }
 }
 
 /// The analysis of one valid puzzle.
@@ -186,6 +204,9 @@ fn analyze_piece<'a>(
         ended: false,
     };
     let mut unreported_bytes = 0u64;
+    // A line of the cells alone (and a `\r`) is within the cap unless the
+    // cap is tiny; only other lines need their length checked.
+    let cells_fit = cells < options.max_line;
     for raw in lines(piece) {
         result.lines += 1;
         if let Some(progress) = &options.progress {
@@ -199,12 +220,18 @@ fn analyze_piece<'a>(
         // there is no id, comment or trailing field to look for (those need
         // characters no alphabet has).
         let bare = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if bare.len() == cells && format.parse_into(bare, &mut givens).is_ok() {
+        if bare.len() == cells && cells_fit && format.parse_into(bare, &mut givens).is_ok() {
             result.verdicts.push(Verdict {
                 line: result.lines,
                 id: None,
                 result: Ok(analyze_puzzle(solver, &givens, options, &mut scratch)),
             });
+            continue;
+        }
+        if raw.len() > options.max_line {
+            result
+                .verdicts
+                .push(too_long(result.lines, options.max_line));
             continue;
         }
         match classify(raw) {
@@ -226,6 +253,15 @@ fn analyze_piece<'a>(
         }
     }
     result
+}
+
+/// The verdict on line `line`, longer than `max` bytes.
+fn too_long(line: u64, max: usize) -> Verdict<'static> {
+    Verdict {
+        line,
+        id: None,
+        result: Err(ParseError::TooLong(TooLong { max })),
+    }
 }
 
 /// The lines of a block of whole lines (each without its `\n`).
@@ -259,96 +295,6 @@ fn pieces(block: &[u8], parts: usize) -> Vec<&[u8]> {
     out
 }
 
-/// Reads whole-line blocks from a stream.
-///
-/// `buffer` is zeroed only when it grows (to a block and a quarter, or more
-/// for a line longer than a block); `buffer[..filled]` holds unread input, of which the first
-/// `block_len` bytes were handed out as the current block.
-struct BlockReader<R> {
-    input: R,
-    buffer: Vec<u8>,
-    filled: usize,
-    block_len: usize,
-    eof: bool,
-}
-
-impl<R: Read> BlockReader<R> {
-    fn new(input: R) -> Self {
-        BlockReader {
-            input,
-            buffer: Vec::new(),
-            filled: 0,
-            block_len: 0,
-            eof: false,
-        }
-    }
-
-    /// The next block of whole lines (the last one may lack its `\n`), or
-    /// `None` at the end of input.
-    ///
-    /// A block is cut once [`BLOCK_BYTES`] are buffered, or earlier when the
-    /// input has no more bytes ready (a pipe fed line by line), so that
-    /// interactive input is answered without waiting for a full block.
-    fn next_block(&mut self) -> io::Result<Option<&[u8]>> {
-        self.buffer.copy_within(self.block_len..self.filled, 0);
-        self.filled -= self.block_len;
-        self.block_len = 0;
-        let mut complete_lines = self.buffer[..self.filled].contains(&b'\n');
-        while !self.eof && self.filled < BLOCK_BYTES {
-            let (start, short) = (self.filled, self.fill()?);
-            complete_lines = complete_lines || self.buffer[start..self.filled].contains(&b'\n');
-            if short && complete_lines {
-                break;
-            }
-        }
-        // A single line longer than a block: read on until it ends.
-        while !self.eof && !complete_lines {
-            let start = self.filled;
-            self.fill()?;
-            complete_lines = self.buffer[start..self.filled].contains(&b'\n');
-        }
-        let data = &self.buffer[..self.filled];
-        let cut = if self.eof {
-            data.len()
-        } else {
-            data.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)
-        };
-        if cut == 0 {
-            return Ok(None);
-        }
-        self.block_len = cut;
-        Ok(Some(&self.buffer[..cut]))
-    }
-
-    /// Appends one read's worth of input; `true` when the read returned less
-    /// than there was room for.
-    fn fill(&mut self) -> io::Result<bool> {
-        // Start small (most inputs are small), then go straight to a block
-        // and a quarter, doubling only for a line longer than that. A fresh
-        // zeroed allocation comes zeroed from the kernel, which is far cheaper
-        // than zeroing a grown buffer by hand.
-        if self.buffer.len() - self.filled < self.buffer.len() / 4 + 1 {
-            let grown = match self.buffer.len() {
-                0 => FIRST_READ_BYTES,
-                len => (len * 2).max(BLOCK_BYTES + BLOCK_BYTES / 4),
-            };
-            let mut bigger = vec![0u8; grown];
-            bigger[..self.filled].copy_from_slice(&self.buffer[..self.filled]);
-            self.buffer = bigger;
-        }
-        let room = self.buffer.len() - self.filled;
-        let read = loop {
-            match self.input.read(&mut self.buffer[self.filled..]) {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                other => break other?,
-            }
-        };
-        self.filled += read;
-        self.eof = read == 0;
-        Ok(read < room)
-    }
-}
-
 /// Analyses every puzzle line of `input`, calling `sink` with each block's
 /// verdicts in input order and the format (`None` until the first puzzle has
 /// settled it). Returns the totals.
@@ -361,7 +307,7 @@ where
     R: Read,
     S: FnMut(Option<&Format>, &[Verdict<'_>]) -> io::Result<()>,
 {
-    let mut reader = BlockReader::new(input);
+    let mut reader = LineReader::new(input, options.max_line);
     let mut summary = Summary::default();
     let mut format: Option<Format> = None;
     let mut line_base = 0u64;
@@ -369,9 +315,25 @@ where
     let threads = rayon::current_num_threads();
     loop {
         let started = Instant::now();
-        let block = reader.next_block().map_err(AnalyzeError::Read)?;
+        let item = reader.next_block(BLOCK_BYTES).map_err(AnalyzeError::Read)?;
         summary.read_time += started.elapsed();
-        let Some(block) = block else { break };
+        let Some(item) = item else { break };
+        let block = match item {
+            Ok(block) => block,
+            Err(TooLong { max }) => {
+                line_base += 1;
+                bytes_done = reader.consumed();
+                let verdict = too_long(line_base, max);
+                summary.add(&verdict);
+                if let Some(progress) = &options.progress {
+                    progress.store(bytes_done, Ordering::Relaxed);
+                }
+                let started = Instant::now();
+                sink(format.as_ref(), &[verdict]).map_err(AnalyzeError::Write)?;
+                summary.write_time += started.elapsed();
+                continue;
+            }
+        };
 
         let started = Instant::now();
         let mut verdicts = Vec::new();
@@ -384,6 +346,12 @@ where
                 .position(|&b| b == b'\n')
                 .map_or(block.len(), |p| pos + p);
             let next = (end + 1).min(block.len());
+            if end - pos > options.max_line {
+                verdicts.push(too_long(line_base + 1, options.max_line));
+                line_base += 1;
+                pos = next;
+                continue;
+            }
             match classify(&block[pos..end]) {
                 Line::Skip => {}
                 Line::End => {
@@ -503,6 +471,54 @@ mod tests {
                 "read size {step}"
             );
         }
+    }
+
+    #[test]
+    fn lines_longer_than_the_cap_are_invalid_and_the_next_ones_answered() {
+        let puzzle = "*314*******1**356**621**3*******561*";
+        let input = [
+            "# header\n".to_string(),
+            format!("{}\n", ".".repeat(41)),
+            format!("{puzzle}\n"),
+            format!("{}\n", "0".repeat(3 << 20)),
+            format!("a:{puzzle}\n"),
+            format!("{puzzle}  ; rated 1.0\n"),
+            ".".repeat(41),
+        ]
+        .concat();
+        let options = AnalyzeOptions {
+            max_line: 40,
+            ..AnalyzeOptions::default()
+        };
+        let too_long = "longer than 40 bytes".to_string();
+        let want = vec![
+            (2, None, too_long.clone()),
+            (3, None, "Unique".to_string()),
+            (4, None, too_long.clone()),
+            (5, Some("a".to_string()), "Unique".to_string()),
+            (6, None, too_long.clone()),
+            (7, None, too_long),
+        ];
+        for step in [1, 7, 4096, 1 << 20] {
+            assert_eq!(
+                run(input.as_bytes(), step, &options),
+                want,
+                "read size {step}"
+            );
+        }
+
+        // A cap of exactly the cells: the `\r` of a CRLF line is one too many.
+        let options = AnalyzeOptions {
+            max_line: 36,
+            ..AnalyzeOptions::default()
+        };
+        let input = format!("{puzzle}\n{puzzle}\r\n{puzzle}\n");
+        let want = vec![
+            (1, None, "Unique".to_string()),
+            (2, None, "longer than 36 bytes".to_string()),
+            (3, None, "Unique".to_string()),
+        ];
+        assert_eq!(run(input.as_bytes(), 4096, &options), want);
     }
 
     #[test]

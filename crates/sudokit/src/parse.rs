@@ -10,6 +10,7 @@
 use std::fmt;
 
 use crate::grid::{Puzzle, Shape, ShapeError};
+use crate::lines::TooLong;
 
 /// The default symbols; a grid of side `N` uses the first `N`.
 pub const DEFAULT_SYMBOLS: &str = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -229,6 +230,9 @@ pub enum ParseError {
     /// The first puzzle's size is not a supported square grid.
     #[error(transparent)]
     Shape(#[from] ShapeError),
+    /// The line is longer than the reader's cap; it was skipped unread.
+    #[error(transparent)]
+    TooLong(#[from] TooLong),
 }
 
 fn quoted(ch: char) -> String {

@@ -15,7 +15,7 @@ use sudokit::analyze::{analyze_stream, AnalyzeOptions, Summary, Verdict};
 use sudokit::parse::Format;
 use sudokit::solver::Status;
 
-use super::{open_input, push_number, EngineArgs, FormatArgs, ThreadArgs};
+use super::{open_input, push_number, EngineArgs, FormatArgs, LineArgs, ThreadArgs};
 
 /// Options of `sudokit analyze`.
 #[derive(clap::Args, Debug)]
@@ -28,6 +28,8 @@ pub struct AnalyzeArgs {
     pub threads: ThreadArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
+    #[command(flatten)]
+    pub lines: LineArgs,
     /// Language of the text output: `en`, or `zh` for the challenge's wording.
     #[arg(long, value_enum, default_value_t = Lang::En)]
     pub lang: Lang,
@@ -235,6 +237,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         solutions: args.output == OutputFormat::Jsonl,
         engine: args.engine.engine,
         progress: show_progress.then(|| analysed.clone()),
+        max_line: args.lines.max_line,
     };
     let mut printer = Printer {
         output: args.output,

@@ -3,7 +3,7 @@
 //! equivalence class. Lines are read in batches and canonicalised on every
 //! core; answers come out in input order.
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use rayon::prelude::*;
@@ -11,7 +11,7 @@ use sudokit::canon::canonical_form;
 use sudokit::grid::Shape;
 use sudokit::parse::{classify, Format, Line, LineError, ParseError};
 
-use super::{inputs_from_args, ThreadArgs};
+use super::{inputs_from_args, LineArgs, ThreadArgs};
 
 /// Lines canonicalised together in parallel before their answers print.
 const BATCH_LINES: usize = 4096;
@@ -24,6 +24,8 @@ pub struct CanonArgs {
     pub inputs: Vec<String>,
     #[command(flatten)]
     pub threads: ThreadArgs,
+    #[command(flatten)]
+    pub lines: LineArgs,
 }
 
 /// One input line waiting for its answer.
@@ -36,24 +38,28 @@ struct Pending {
 /// Runs `sudokit canon`.
 pub fn run(args: &CanonArgs) -> anyhow::Result<ExitCode> {
     args.threads.install()?;
-    let input = BufReader::new(inputs_from_args(&args.inputs)?);
+    let mut input = args.lines.reader(inputs_from_args(&args.inputs)?);
     let format = Format::new(Shape::new(3, 3)?, None)?;
     let mut stdout = io::stdout().lock();
     let mut invalid = false;
     let mut batch: Vec<Pending> = Vec::with_capacity(BATCH_LINES);
-    for (index, raw) in input.split(b'\n').enumerate() {
-        let raw = raw?;
-        let (id, text) = match classify(&raw) {
-            Line::Skip => continue,
-            Line::End => break,
-            Line::Puzzle { id, cells } => (id, cells),
+    let mut line = 0;
+    while let Some(raw) = input.next_line()? {
+        line += 1;
+        let (id, parsed) = match raw.map(classify) {
+            Ok(Line::Skip) => continue,
+            Ok(Line::End) => break,
+            Ok(Line::Puzzle { id, cells: text }) => {
+                let mut cells = [0u8; 81];
+                let parsed = format.parse_into(text, &mut cells).map(|()| cells);
+                (id.map(str::to_string), parsed)
+            }
+            Err(too_long) => (None, Err(ParseError::from(too_long))),
         };
-        let mut cells = [0u8; 81];
-        let parsed = format.parse_into(text, &mut cells).map(|()| cells);
         invalid |= parsed.is_err();
         batch.push(Pending {
-            line: index as u64 + 1,
-            id: id.map(str::to_string),
+            line,
+            id,
             cells: parsed,
         });
         if batch.len() == BATCH_LINES {

@@ -1,13 +1,13 @@
 //! `sudokit count [FILE|-|PUZZLE…]`: the exact number of solutions of each
 //! puzzle (SPEC §4), each count spread over every core.
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
-use sudokit::parse::{classify, Format, FormatError, Line, LineError};
+use sudokit::parse::{classify, Format, FormatError, Line, LineError, ParseError};
 use sudokit::solver::count::count_solutions;
 
-use super::{inputs_from_args, FormatArgs, ThreadArgs};
+use super::{inputs_from_args, FormatArgs, LineArgs, ThreadArgs};
 
 /// Options of `sudokit count`.
 #[derive(clap::Args, Debug)]
@@ -19,6 +19,8 @@ pub struct CountArgs {
     pub format: FormatArgs,
     #[command(flatten)]
     pub threads: ThreadArgs,
+    #[command(flatten)]
+    pub lines: LineArgs,
     /// Stop counting at N and print `>=N`.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
@@ -27,20 +29,29 @@ pub struct CountArgs {
 /// Runs `sudokit count`.
 pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     args.threads.install()?;
-    let input = BufReader::new(inputs_from_args(&args.inputs)?);
+    let mut input = args.lines.reader(inputs_from_args(&args.inputs)?);
     let spec = args.format.spec();
     let limit = args.limit.unwrap_or(u64::MAX);
     let mut format: Option<Format> = None;
     let mut invalid = false;
     let mut stdout = io::stdout().lock();
-    for (index, raw) in input.split(b'\n').enumerate() {
-        let raw = raw?;
-        let (id, cells) = match classify(&raw) {
+    let mut line = 0;
+    while let Some(raw) = input.next_line()? {
+        line += 1;
+        let raw = match raw {
+            Ok(raw) => raw,
+            Err(too_long) => {
+                invalid = true;
+                let error = ParseError::from(too_long);
+                writeln!(stdout, "{}", LineError { line, error })?;
+                continue;
+            }
+        };
+        let (id, cells) = match classify(raw) {
             Line::Skip => continue,
             Line::End => break,
             Line::Puzzle { id, cells } => (id, cells),
         };
-        let line = index as u64 + 1;
         if format.is_none() {
             match spec.resolve(cells) {
                 Ok(settled) => format = Some(settled),

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use sudokit::grid::Shape;
+use sudokit::lines::{LineReader, DEFAULT_MAX_LINE};
 use sudokit::parse::FormatSpec;
 use sudokit::solver::choice::EngineChoice;
 
@@ -39,6 +40,37 @@ impl FormatArgs {
             shape: self.shape,
             symbols: self.symbols.clone(),
         }
+    }
+}
+
+/// `--max-line`: the cap on an input line's length, taken by every command
+/// that reads lines, so that no input can make it hold unbounded memory.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LineArgs {
+    /// Longest input line, in bytes (not counting the newline). A longer line
+    /// is reported invalid by number and skipped without being held in memory.
+    #[arg(
+        long = "max-line",
+        value_name = "BYTES",
+        default_value_t = DEFAULT_MAX_LINE,
+        value_parser = parse_max_line
+    )]
+    pub max_line: usize,
+}
+
+impl LineArgs {
+    /// A reader of `input`'s lines under this cap.
+    pub fn reader<R: Read>(&self, input: R) -> LineReader<R> {
+        LineReader::new(input, self.max_line)
+    }
+}
+
+/// Reads a `--max-line` value: a whole number of bytes, at least 1.
+fn parse_max_line(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 byte".to_string()),
+        Ok(bytes) => Ok(bytes),
+        Err(e) => Err(format!("{e} (give a whole number of bytes, e.g. 1048576)")),
     }
 }
 

@@ -3,17 +3,17 @@
 //! found; a progress bar on standard error shows the rate and ETA; the
 //! summary goes to standard output.
 
-use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sudokit::grid::Shape;
-use sudokit::parse::{classify, Format, Line, LineError};
+use sudokit::parse::{classify, Format, Line, LineError, ParseError};
 use sudokit::search::{run as hunt, HuntOptions, Progress, Shard};
 
-use super::{inputs_from_args, ThreadArgs};
+use super::{inputs_from_args, LineArgs, ThreadArgs};
 
 /// Options of `sudokit search`.
 #[derive(clap::Args, Debug)]
@@ -51,27 +51,30 @@ pub struct SearchArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub threads: ThreadArgs,
+    #[command(flatten)]
+    pub lines: LineArgs,
 }
 
 /// Runs `sudokit search`.
 pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     args.threads.install()?;
     let format = Format::new(Shape::new(3, 3)?, None)?;
-    let input = BufReader::new(inputs_from_args(&args.inputs)?);
+    let mut input = args.lines.reader(inputs_from_args(&args.inputs)?);
     let mut stdout = io::stdout().lock();
     let mut seeds = Vec::new();
     let mut invalid = false;
-    for (index, raw) in input.split(b'\n').enumerate() {
-        let raw = raw?;
-        let cells = match classify(&raw) {
-            Line::Skip => continue,
-            Line::End => break,
-            Line::Puzzle { cells, .. } => cells,
-        };
+    let mut line = 0;
+    while let Some(raw) = input.next_line()? {
+        line += 1;
         let mut seed = [0u8; 81];
-        if let Err(error) = format.parse_into(cells, &mut seed) {
+        let parsed = match raw.map(classify) {
+            Ok(Line::Skip) => continue,
+            Ok(Line::End) => break,
+            Ok(Line::Puzzle { cells, .. }) => format.parse_into(cells, &mut seed),
+            Err(too_long) => Err(ParseError::from(too_long)),
+        };
+        if let Err(error) = parsed {
             invalid = true;
-            let line = index as u64 + 1;
             writeln!(stdout, "{}", LineError { line, error })?;
             continue;
         }

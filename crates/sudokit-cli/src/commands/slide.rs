@@ -11,8 +11,7 @@
 //! a cache that cannot be written.
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Mutex, PoisonError};
@@ -21,11 +20,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use sudokit::lines::TooLong;
 use sudokit::slide::{
     self, cache, moves_to_string, Databases, DbEvent, Goal, Outcome, SlideSolver,
 };
 
-use super::ThreadArgs;
+use super::{open_input, LineArgs, ThreadArgs};
 
 /// Lines solved together (in parallel) before their answers are written.
 const BATCH: usize = 256;
@@ -64,6 +64,8 @@ pub struct SlideArgs {
     /// Worker threads.
     #[command(flatten)]
     pub threads: ThreadArgs,
+    #[command(flatten)]
+    pub lines: LineArgs,
 }
 
 /// Reads a `--databases` value.
@@ -84,8 +86,8 @@ struct Request {
     number: usize,
     /// The `id:` prefix, echoed in the answer.
     id: Option<String>,
-    /// The puzzle text after the id.
-    body: String,
+    /// The puzzle text after the id, or why the line was not read.
+    body: Result<String, TooLong>,
 }
 
 /// What became of one request.
@@ -111,12 +113,9 @@ struct Totals {
 pub fn run(args: &SlideArgs) -> anyhow::Result<ExitCode> {
     args.threads.install()?;
     let from_file = args.input.as_ref().filter(|path| path.as_os_str() != "-");
-    let input: Box<dyn BufRead> = match from_file {
-        Some(path) => Box::new(BufReader::new(
-            File::open(path).with_context(|| format!("cannot open {}", path.display()))?,
-        )),
-        None => Box::new(io::stdin().lock()),
-    };
+    let mut input = args
+        .lines
+        .reader(open_input(from_file.map(PathBuf::as_path))?);
     let interactive = from_file.is_none() && io::stdin().is_terminal();
     let batch_size = if interactive { 1 } else { BATCH };
     let solver = make_solver(args);
@@ -133,21 +132,25 @@ pub fn run(args: &SlideArgs) -> anyhow::Result<ExitCode> {
     let mut number = 0;
     // Lines are read as bytes: a line that is not UTF-8 is one bad line
     // (reported with its replacement characters), not the end of the input.
-    for line in input.split(b'\n') {
-        let line = line.context("cannot read input")?;
-        let line = String::from_utf8_lossy(&line);
-        let text = line.trim();
-        if text == "end" {
-            break;
-        }
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
-        number += 1;
-        let (id, body) = match text.split_once(':') {
-            Some((id, body)) => (Some(id.to_string()), body.to_string()),
-            None => (None, text.to_string()),
+    while let Some(line) = input.next_line().context("cannot read input")? {
+        let (id, body) = match line {
+            Ok(line) => {
+                let line = String::from_utf8_lossy(line);
+                let text = line.trim();
+                if text == "end" {
+                    break;
+                }
+                if text.is_empty() || text.starts_with('#') {
+                    continue;
+                }
+                match text.split_once(':') {
+                    Some((id, body)) => (Some(id.to_string()), Ok(body.to_string())),
+                    None => (None, Ok(text.to_string())),
+                }
+            }
+            Err(too_long) => (None, Err(too_long)),
         };
+        number += 1;
         batch.push(Request { number, id, body });
         if batch.len() == batch_size {
             answer(
@@ -294,7 +297,13 @@ fn answer(
     out: &mut impl Write,
     totals: &mut Totals,
 ) -> anyhow::Result<()> {
-    let boards: Vec<_> = batch.par_iter().map(|r| slide::parse(&r.body)).collect();
+    let boards: Vec<Result<_, String>> = batch
+        .par_iter()
+        .map(|r| match &r.body {
+            Ok(text) => slide::parse(text).map_err(|e| e.to_string()),
+            Err(too_long) => Err(too_long.to_string()),
+        })
+        .collect();
     // Build or load the tables first, so that the time reported for each
     // puzzle is the time spent solving it.
     let solvable = |width: usize| {

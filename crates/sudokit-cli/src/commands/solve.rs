@@ -7,7 +7,7 @@ use sudokit::analyze::{analyze_stream, AnalyzeOptions, Verdict};
 use sudokit::grid::Shape;
 use sudokit::parse::Format;
 
-use super::{inputs_from_args, EngineArgs, FormatArgs, ThreadArgs};
+use super::{inputs_from_args, EngineArgs, FormatArgs, LineArgs, ThreadArgs};
 
 /// Options of `sudokit solve`.
 #[derive(clap::Args, Debug)]
@@ -21,6 +21,8 @@ pub struct SolveArgs {
     pub threads: ThreadArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
+    #[command(flatten)]
+    pub lines: LineArgs,
     /// Print each solution as a grid, with `|` and `-` between boxes.
     #[arg(long)]
     pub pretty: bool,
@@ -36,6 +38,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         solutions: true,
         engine: args.engine.engine,
         progress: None,
+        max_line: args.lines.max_line,
     };
     let mut out = Vec::new();
     let summary = analyze_stream(input, &options, |format, verdicts| {
