@@ -1,11 +1,14 @@
 //! The neighbourhood hunt: the same finds as a brute force over every
 //! (cell, digit) addition, a constructed known answer, shards whose union
-//! is the whole hunt, and a killed-then-resumed run equal to an
-//! uninterrupted one.
+//! is the whole hunt, a killed-then-resumed run equal to an uninterrupted
+//! one, resumes refused (and nothing changed) when the checkpoint or the out
+//! file is not what it was, a second run on one out file refused, and the
+//! checkpoint gone when the hunt completes.
 
 use std::collections::{BTreeSet, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use sudokit::analyze::is_minimal;
 use sudokit::canon::canonical_form;
@@ -218,5 +221,204 @@ fn killed_and_resumed_equals_uninterrupted() {
         assert_eq!(got.len(), whole.len(), "nothing lost or repeated");
         assert_eq!(forms(&got), forms(&whole));
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Leaves `out` and `ck` as a kill does right after the checkpoint of the
+/// `batches`-th batch.
+fn interrupted(seeds: &[[u8; 81]], out: &Path, ck: &Path, batches: u64) {
+    let killed = catch_unwind(AssertUnwindSafe(|| {
+        run(seeds, &options(Shard::default()), out, ck, false, &|p| {
+            if p.done_here >= batches * 7 {
+                panic!("killed");
+            }
+        })
+    }));
+    assert!(killed.is_err(), "the hunt has more than {batches} batches");
+}
+
+/// The out file's bytes, `None` when it is missing.
+fn contents(path: &Path) -> Option<Vec<u8>> {
+    std::fs::read(path).ok()
+}
+
+#[test]
+fn a_damaged_checkpoint_or_out_file_is_refused_and_left_as_it_was() {
+    let seeds = minimal_seeds(7, 2);
+    let dir = temp_dir("refused");
+    let (out, ck) = (dir.join("out"), dir.join("out.ck"));
+    interrupted(&seeds, &out, &ck, 3);
+    let text = std::fs::read(&out).unwrap();
+    let record = std::fs::read(&ck).unwrap();
+    assert!(text.len() > 82, "some finds before the kill");
+    let mut cases: Vec<(String, Vec<u8>, Option<Vec<u8>>)> = (0..record.len())
+        .map(|i| {
+            let mut flipped = record.clone();
+            flipped[i] ^= 1 << (i % 8);
+            (
+                format!("checkpoint byte {i} flipped"),
+                flipped,
+                Some(text.clone()),
+            )
+        })
+        .collect();
+    let mut altered = text.clone();
+    altered[3] = if altered[3] == b'.' { b'5' } else { b'.' };
+    let mut foreign = text.clone();
+    foreign.extend_from_slice(b"not a find\n");
+    for (name, out_text) in [
+        (
+            "out file one byte short",
+            Some(text[..text.len() - 1].to_vec()),
+        ),
+        (
+            "out file one find short",
+            Some(text[..text.len() - 82].to_vec()),
+        ),
+        ("out file deleted", None),
+        ("out file altered in its recorded part", Some(altered)),
+        (
+            "out file with other text after its recorded part",
+            Some(foreign),
+        ),
+    ] {
+        cases.push((name.to_string(), record.clone(), out_text));
+    }
+    for (name, ck_bytes, out_bytes) in cases {
+        std::fs::write(&ck, &ck_bytes).unwrap();
+        match &out_bytes {
+            Some(bytes) => std::fs::write(&out, bytes).unwrap(),
+            None => std::fs::remove_file(&out).unwrap(),
+        }
+        let resumed = run(&seeds, &options(Shard::default()), &out, &ck, true, &|_| {});
+        assert!(resumed.is_err(), "{name}: refused");
+        assert_eq!(contents(&out), out_bytes, "{name}: out file as it was");
+        assert_eq!(
+            contents(&ck),
+            Some(ck_bytes),
+            "{name}: checkpoint as it was"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_second_run_on_the_same_out_file_is_refused() {
+    let seeds = minimal_seeds(7, 2);
+    let dir = temp_dir("locked");
+    let (whole, all) = hunt(&seeds, &dir, "whole", Shard::default());
+    let (out, ck) = (dir.join("out"), dir.join("out.ck"));
+    // (resume, checkpoint of the second run, refused, files unchanged)
+    let seconds: Mutex<Vec<(bool, PathBuf, bool, bool)>> = Mutex::new(Vec::new());
+    let first = run(&seeds, &options(Shard::default()), &out, &ck, false, &|p| {
+        if p.done_here != 7 {
+            return;
+        }
+        for (resume, second_ck) in [
+            (false, ck.clone()),
+            (true, ck.clone()),
+            (false, dir.join("other.ck")),
+        ] {
+            let before = (contents(&out), contents(&ck));
+            let second = run(
+                &seeds,
+                &options(Shard::default()),
+                &out,
+                &second_ck,
+                resume,
+                &|_| {},
+            );
+            let unchanged = (contents(&out), contents(&ck)) == before;
+            seconds
+                .lock()
+                .unwrap()
+                .push((resume, second_ck, second.is_err(), unchanged));
+        }
+    })
+    .unwrap();
+    let seconds = seconds.into_inner().unwrap();
+    assert_eq!(
+        seconds.len(),
+        3,
+        "the second runs happened during the first"
+    );
+    for (resume, second_ck, refused, unchanged) in seconds {
+        assert!(
+            refused,
+            "resume {resume}, checkpoint {second_ck:?}: refused"
+        );
+        assert!(
+            unchanged,
+            "resume {resume}, checkpoint {second_ck:?}: nothing changed"
+        );
+    }
+    let got = lines(&out);
+    assert_eq!(first, all);
+    assert_eq!(got.len(), whole.len());
+    assert_eq!(forms(&got), forms(&whole));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_completed_hunt_removes_its_checkpoint_and_resuming_it_adds_nothing() {
+    let seeds = minimal_seeds(7, 2);
+    let dir = temp_dir("completed");
+    let (out, ck) = (dir.join("out"), dir.join("out.ck"));
+    let all = run(
+        &seeds,
+        &options(Shard::default()),
+        &out,
+        &ck,
+        false,
+        &|_| {},
+    )
+    .unwrap();
+    assert!(
+        all.units > 7,
+        "more than one batch, so a checkpoint was written"
+    );
+    assert!(!ck.exists(), "checkpoint removed");
+    assert!(
+        !dir.join("out.ck.tmp").exists(),
+        "no temporary checkpoint left"
+    );
+    let text = std::fs::read(&out).unwrap();
+    let again = run(&seeds, &options(Shard::default()), &out, &ck, true, &|_| {}).unwrap();
+    assert_eq!(
+        (again.units, again.minimal, again.new),
+        (all.units, all.minimal, 0)
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), text, "nothing added");
+    assert!(!ck.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn without_resume_a_killed_hunt_starts_over_and_loses_nothing() {
+    let seeds = minimal_seeds(7, 2);
+    let dir = temp_dir("restart");
+    let (whole, all) = hunt(&seeds, &dir, "whole", Shard::default());
+    let (out, ck) = (dir.join("out"), dir.join("out.ck"));
+    interrupted(&seeds, &out, &ck, 2);
+    let before = lines(&out);
+    // A kill mid-write leaves a torn last line.
+    let mut torn = std::fs::OpenOptions::new().append(true).open(&out).unwrap();
+    std::io::Write::write_all(&mut torn, &whole[whole.len() - 1].as_bytes()[..40]).unwrap();
+    drop(torn);
+    let again = run(
+        &seeds,
+        &options(Shard::default()),
+        &out,
+        &ck,
+        false,
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(again.units, all.units);
+    let got: Vec<String> = lines(&out).into_iter().filter(|l| l.len() == 81).collect();
+    assert_eq!(got.len(), whole.len(), "every find once, none torn");
+    assert_eq!(forms(&got), forms(&whole));
+    assert_eq!(again.new as usize, whole.len() - before.len());
+    assert!(!ck.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,17 +1,18 @@
 //! `sudokit search [FILE|-|PUZZLE…]`: the {−R+A} neighbourhood hunt
 //! (SPEC §8). New unique minimal puzzles are appended to `--out` as they are
 //! found; a progress bar on standard error shows the rate and ETA; the
-//! summary goes to standard output.
+//! summary goes to standard output. Where the hunt starts (resumed, or a
+//! checkpoint discarded) is said on standard error before it does.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sudokit::grid::Shape;
 use sudokit::parse::{classify, Format, Line, LineError, ParseError};
-use sudokit::search::{run as hunt, HuntOptions, Progress, Shard};
+use sudokit::search::{Hunt, HuntOptions, Progress, Shard, Start};
 
 use super::{inputs_from_args, LineArgs, ThreadArgs};
 
@@ -34,7 +35,8 @@ pub struct SearchArgs {
     /// Run slice I of N (1 <= I <= N); the N slices make up the whole hunt.
     #[arg(long, value_name = "I/N", default_value = "1/1")]
     pub shard: Shard,
-    /// Continue from the checkpoint of an interrupted run.
+    /// Continue from the checkpoint of an interrupted run, after checking it
+    /// and the out file agree (without it, a checkpoint there is discarded).
     #[arg(long)]
     pub resume: bool,
     /// Only puzzles with at least K clues.
@@ -99,14 +101,9 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
         bar.set_message(format!("minimal {}  new {}", p.stats.minimal, p.stats.new));
     };
     let start = Instant::now();
-    let stats = hunt(
-        &seeds,
-        &options,
-        &args.out,
-        &checkpoint,
-        args.resume,
-        &report,
-    )?;
+    let hunt = Hunt::open(&seeds, &options, &args.out, &checkpoint, args.resume)?;
+    announce(hunt.start(), args, &checkpoint, args.quiet);
+    let stats = hunt.run(&report)?;
     bar.finish_and_clear();
     writeln!(
         stdout,
@@ -128,6 +125,32 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Says on standard error where the hunt starts: always when a checkpoint
+/// is discarded or missing, unless `quiet` when it is resumed.
+fn announce(start: &Start, args: &SearchArgs, checkpoint: &Path, quiet: bool) {
+    let (out, checkpoint) = (args.out.display(), checkpoint.display());
+    let kept = format!("finds already in {out} are kept and not repeated");
+    match start {
+        Start::Fresh => {}
+        Start::Resume(c) if !quiet => eprintln!(
+            "sudokit: resuming from {checkpoint} at unit {} of {}",
+            c.done, c.hunt.units
+        ),
+        Start::Resume(_) => {}
+        Start::NoCheckpoint => eprintln!(
+            "sudokit: warning: --resume: no checkpoint {checkpoint}; the hunt starts from the beginning ({kept})"
+        ),
+        Start::Discard(c) => eprintln!(
+            "sudokit: warning: --resume not given: discarding checkpoint {checkpoint} ({c}); \
+             the hunt starts from the beginning ({kept})"
+        ),
+        Start::DiscardUnreadable(why) => eprintln!(
+            "sudokit: warning: --resume not given: discarding unreadable checkpoint {checkpoint} ({why}); \
+             the hunt starts from the beginning ({kept})"
+        ),
+    }
 }
 
 /// A bar on standard error with units done, rate and ETA (hidden when quiet

@@ -1,57 +1,243 @@
 //! Checkpoints of a hunt: how far it got, so `--resume` after a kill neither
-//! loses nor repeats a find.
+//! loses nor repeats a find, and refuses rather than guesses when the
+//! checkpoint or the out file is not what it was.
 //!
-//! After each batch of units the hunt records the number of this shard's
-//! units finished, the out file's length at that moment and the counts so
-//! far. It writes the record to a temporary file and renames it over the
-//! old one, so a kill leaves either the old or the new checkpoint, never a
-//! torn one. Finds are appended to the out file as they are found, so after
-//! a kill the file may hold finds of the unfinished batch: resuming cuts the
-//! file back to the recorded length and redoes the batch, which finds them
-//! again.
+//! After each batch of units the hunt records which hunt it is (a digest of
+//! the seeds and options, and the options in words), the number of this
+//! shard's units finished, the out file's length at that moment and a
+//! digest of those bytes, and the counts so far. It writes the record to a
+//! temporary file and renames it over the old one, so a kill leaves either
+//! the old or the new checkpoint, never a torn one.
+//!
+//! The file is three lines of text:
+//!
+//! ```text
+//! sudokit hunt checkpoint 2
+//! {"hunt":{…},"done":…,"out_len":…,"out_digest":…,"stats":{…}}
+//! fnv1a64 0123456789abcdef
+//! ```
+//!
+//! the format's name and version, the record as JSON, and the FNV-1a digest
+//! of the first two lines (see [`digest`](super::digest)): a flipped bit
+//! anywhere in the file is found.
 
+use std::fmt;
 use std::fs;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use super::digest::Fnv1a;
 use super::Stats;
+
+/// The checkpoint format this code writes and reads.
+pub const VERSION: u32 = 2;
+
+/// The first line's words before the version.
+const MAGIC: &str = "sudokit hunt checkpoint";
+
+/// The checksum line's word before the digest.
+const CHECKSUM: &str = "fnv1a64";
+
+/// Which hunt a checkpoint belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HuntId {
+    /// A digest of the seeds and options (`R`, `A`, minimum clues, shard):
+    /// a checkpoint is only resumed by the same hunt.
+    pub fingerprint: u64,
+    /// Clues removed (`R`).
+    pub remove: usize,
+    /// Clues added (`A`).
+    pub add: usize,
+    /// The minimum number of clues.
+    pub min_clues: usize,
+    /// The shard, as `I/N`.
+    pub shard: String,
+    /// Number of seeds.
+    pub seeds: u64,
+    /// Units of this shard in all.
+    pub units: u64,
+}
+
+impl fmt::Display for HuntId {
+    /// The options in words, e.g. `{-2+1} shard 1/4 on 3 seeds, at least 0 clues`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{{-{}+{}}} shard {} on {} seeds, at least {} clues",
+            self.remove, self.add, self.shard, self.seeds, self.min_clues
+        )
+    }
+}
 
 /// What a checkpoint records.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Checkpoint {
-    /// A digest of the seeds and options, so a checkpoint is never resumed
-    /// with other ones.
-    pub fingerprint: u64,
+    /// The hunt it belongs to.
+    pub hunt: HuntId,
     /// Units of this shard finished.
     pub done: u64,
     /// Length of the out file when they were.
     pub out_len: u64,
+    /// FNV-1a digest of those `out_len` bytes.
+    pub out_digest: u64,
     /// Counts of the finished units.
     pub stats: Stats,
 }
 
+impl fmt::Display for Checkpoint {
+    /// What the checkpoint holds, in words.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} of {} units done, {} new finds, {} bytes of the out file",
+            self.hunt, self.done, self.hunt.units, self.stats.new, self.out_len
+        )
+    }
+}
+
+/// Why a checkpoint file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// Reading the file failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// The file does not start like a checkpoint (checkpoints of sudokit
+    /// before format 2 were bare JSON without a checksum).
+    #[error("not a sudokit hunt checkpoint (one written before checkpoint format {VERSION} has no checksum and cannot be verified)")]
+    Foreign,
+    /// The checksum does not match the content.
+    #[error("damaged: its checksum does not match its content")]
+    Damaged,
+    /// A checkpoint of another format version.
+    #[error("checkpoint format {0}, but this sudokit reads format {VERSION}")]
+    Version(String),
+}
+
 impl Checkpoint {
-    /// Reads a checkpoint; `Ok(None)` when there is none.
-    pub fn load(path: &Path) -> io::Result<Option<Checkpoint>> {
+    /// The file's bytes: name and version, JSON, checksum.
+    fn encode(&self) -> Vec<u8> {
+        let json = serde_json::to_string(self).expect("a checkpoint serializes");
+        let body = format!("{MAGIC} {VERSION}\n{json}\n");
+        let sum = Fnv1a::of(body.as_bytes());
+        format!("{body}{CHECKSUM} {sum:016x}\n").into_bytes()
+    }
+
+    /// Reads the file's bytes back, checking name, checksum and version.
+    fn decode(bytes: &[u8]) -> Result<Checkpoint, LoadError> {
+        if !bytes.starts_with(MAGIC.as_bytes()) {
+            return Err(LoadError::Foreign);
+        }
+        // body (ending in '\n') + checksum line (ending in '\n').
+        let text = bytes.strip_suffix(b"\n").ok_or(LoadError::Damaged)?;
+        let split = text
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .ok_or(LoadError::Damaged)?;
+        let (body, sum_line) = (&bytes[..=split], &text[split + 1..]);
+        let expected = format!("{CHECKSUM} {:016x}", Fnv1a::of(body));
+        if sum_line != expected.as_bytes() {
+            return Err(LoadError::Damaged);
+        }
+        // The checksum holds, so the body is what was written: valid UTF-8,
+        // two lines.
+        let body = std::str::from_utf8(body).map_err(|_| LoadError::Damaged)?;
+        let (head, json) = body.split_once('\n').ok_or(LoadError::Damaged)?;
+        let version = head[MAGIC.len()..].trim();
+        if version != VERSION.to_string() {
+            return Err(LoadError::Version(version.to_string()));
+        }
+        serde_json::from_str(json.trim_end()).map_err(|_| LoadError::Damaged)
+    }
+
+    /// Reads and checks a checkpoint; `Ok(None)` when there is none.
+    pub fn load(path: &Path) -> Result<Option<Checkpoint>, LoadError> {
         match fs::read(path) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map(Some)
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e)),
+            Ok(bytes) => Checkpoint::decode(&bytes).map(Some),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(e),
+            Err(e) => Err(e.into()),
         }
     }
 
     /// Writes the checkpoint atomically: a temporary file, synced, renamed.
     pub fn save(&self, path: &Path) -> io::Result<()> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let bytes = serde_json::to_vec(self).map_err(io::Error::other)?;
+        let tmp = temporary(path);
         {
             let file = fs::File::create(&tmp)?;
-            io::Write::write_all(&mut &file, &bytes)?;
+            io::Write::write_all(&mut &file, &self.encode())?;
             file.sync_all()?;
         }
         fs::rename(&tmp, path)
+    }
+
+    /// Removes the checkpoint at `path` and its temporary file, if there.
+    pub fn remove(path: &Path) -> io::Result<()> {
+        for file in [path.to_path_buf(), temporary(path)] {
+            match fs::remove_file(&file) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The temporary file a checkpoint is written to before the rename.
+fn temporary(path: &Path) -> PathBuf {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    PathBuf::from(tmp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Checkpoint {
+        Checkpoint {
+            hunt: HuntId {
+                fingerprint: 0x0123_4567_89ab_cdef,
+                remove: 2,
+                add: 1,
+                min_clues: 0,
+                shard: "1/1".into(),
+                seeds: 3,
+                units: 300,
+            },
+            done: 120,
+            out_len: 820,
+            out_digest: 42,
+            stats: Stats::default(),
+        }
+    }
+
+    #[test]
+    fn reads_back_what_it_writes() {
+        let c = sample();
+        assert_eq!(Checkpoint::decode(&c.encode()).unwrap(), c);
+    }
+
+    #[test]
+    fn every_flipped_bit_is_found() {
+        let bytes = sample().encode();
+        for i in 0..bytes.len() * 8 {
+            let mut bad = bytes.clone();
+            bad[i / 8] ^= 1 << (i % 8);
+            assert!(Checkpoint::decode(&bad).is_err(), "bit {i} flipped");
+        }
+    }
+
+    #[test]
+    fn other_versions_and_old_checkpoints_are_named() {
+        let bytes = sample().encode();
+        let text = String::from_utf8(bytes).unwrap();
+        let body = text.replacen(" 2\n", " 3\n", 1);
+        let body = &body[..body.rfind(CHECKSUM).unwrap()];
+        let v3 = format!("{body}{CHECKSUM} {:016x}\n", Fnv1a::of(body.as_bytes()));
+        assert!(matches!(
+            Checkpoint::decode(v3.as_bytes()),
+            Err(LoadError::Version(v)) if v == "3"
+        ));
+        let old = br#"{"fingerprint":1,"done":2,"out_len":3,"stats":{}}"#;
+        assert!(matches!(Checkpoint::decode(old), Err(LoadError::Foreign)));
     }
 }

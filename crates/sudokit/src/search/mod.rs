@@ -9,16 +9,22 @@
 //!   lexicographic order; `--shard I/N` keeps units `u ≡ I−1 (mod N)`, so
 //!   the shards partition the hunt; units run in parallel batches; finds are
 //!   deduplicated by canonical form and appended to the out file as found;
-//!   after each batch a checkpoint is written atomically (see [`checkpoint`]).
+//!   after each batch a checkpoint is written atomically (see [`checkpoint`]),
+//!   and it is removed when the hunt completes.
+//! - [`out_file`] locks the out file for the run and checks it against the
+//!   checkpoint before a resume changes it.
+//! - [`digest`] is the FNV-1a digest both use.
 //! - [`solutions`] enumerates a puzzle's solutions.
 
 pub mod checkpoint;
+pub mod digest;
 pub mod neighbours;
+pub mod out_file;
 mod run;
 pub mod solutions;
 
 pub use neighbours::{unit_neighbours, UnitCounts};
-pub use run::{neighbourhood, run, HuntError, HuntOptions, Progress, Shard, Stats};
+pub use run::{neighbourhood, run, Hunt, HuntError, HuntOptions, Progress, Shard, Start, Stats};
 
 /// The removals of `r` cells from the clue cells `clues`, in lexicographic
 /// order of positions in `clues`.

@@ -3,8 +3,8 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::fs::File;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Mutex;
@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::checkpoint::Checkpoint;
+use super::checkpoint::{Checkpoint, HuntId, LoadError};
+use super::digest::Fnv1a;
+use super::out_file::{self, LockError, OutMismatch, Sink};
 use super::{removal_count, removals, unit_neighbours, UnitCounts};
 use crate::canon::canonical_form;
 use crate::solver::fast9::Fast9Solver;
@@ -119,33 +121,75 @@ pub struct Progress {
     pub done_here: u64,
 }
 
-/// Why a hunt stopped.
+/// Why a hunt stopped or would not start. Every refusal to resume leaves
+/// the out file and the checkpoint as they were.
 #[derive(Debug, thiserror::Error)]
 pub enum HuntError {
     /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The failure.
-        #[source]
-        source: io::Error,
+        error: io::Error,
+    },
+    /// Another run holds the out file's lock.
+    #[error(
+        "{0}: in use by another hunt (it holds the out file's lock); nothing was changed. \
+         Wait for that run to end, or write this hunt's finds to another out file"
+    )]
+    Locked(PathBuf),
+    /// The checkpoint cannot be read or trusted.
+    #[error(
+        "cannot resume: checkpoint {path} is unusable: {problem}; nothing was changed. \
+         Remove it to start the hunt over (finds already in the out file are kept and not repeated)"
+    )]
+    Checkpoint {
+        /// The checkpoint.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: LoadError,
     },
     /// The checkpoint belongs to other seeds or options.
-    #[error("{0}: checkpoint of another hunt (other seeds or options)")]
-    Mismatch(PathBuf),
+    #[error(
+        "cannot resume: checkpoint {path} belongs to another hunt ({theirs}{}), not to this one ({ours}); \
+         nothing was changed. Resume with the seeds and options it was written with, or remove it \
+         to start this hunt over",
+        if theirs == ours { ", other seeds" } else { "" }
+    )]
+    Mismatch {
+        /// The checkpoint.
+        path: PathBuf,
+        /// Its hunt, in words.
+        theirs: String,
+        /// This hunt, in words.
+        ours: String,
+    },
+    /// The out file is not the one the checkpoint was written with.
+    #[error(
+        "cannot resume from checkpoint {checkpoint}: out file {out} {problem}; nothing was changed. \
+         Restore the out file as it was, or remove the checkpoint to start the hunt over \
+         (finds already in the out file are kept and not repeated)"
+    )]
+    OutFile {
+        /// The out file.
+        out: PathBuf,
+        /// The checkpoint.
+        checkpoint: PathBuf,
+        /// What disagrees.
+        problem: OutMismatch,
+    },
 }
 
 fn io_at(path: &Path) -> impl Fn(io::Error) -> HuntError + '_ {
-    move |source| HuntError::Io {
+    move |error| HuntError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 
 /// FNV-1a over the seeds and options: identifies a hunt in its checkpoint.
 fn fingerprint(seeds: &[[u8; 81]], o: &HuntOptions) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
     let header = [
         o.remove as u64,
         o.add as u64,
@@ -153,20 +197,24 @@ fn fingerprint(seeds: &[[u8; 81]], o: &HuntOptions) -> u64 {
         o.shard.index,
         o.shard.count,
     ];
-    let bytes = seeds
-        .iter()
-        .flatten()
-        .copied()
-        .chain(header.iter().flat_map(|v| v.to_le_bytes()));
-    for b in bytes {
-        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    let mut h = Fnv1a::new();
+    for seed in seeds {
+        h.update(seed);
     }
-    h
+    for v in header {
+        h.update(&v.to_le_bytes());
+    }
+    h.value()
 }
 
 /// The clue cells of a seed.
 fn clue_cells(seed: &[u8; 81]) -> Vec<u8> {
     (0..81u8).filter(|&k| seed[k as usize] != 0).collect()
+}
+
+/// Whether a seed can reach the minimum number of clues.
+fn eligible(seed: &[u8; 81], o: &HuntOptions) -> bool {
+    clue_cells(seed).len() + o.add >= o.min_clues + o.remove
 }
 
 /// This shard's units in order: (seed number, removed cells).
@@ -177,7 +225,7 @@ fn shard_units<'a>(
     seeds
         .iter()
         .enumerate()
-        .filter(|(_, s)| clue_cells(s).len() + o.add >= o.min_clues + o.remove)
+        .filter(|(_, s)| eligible(s, o))
         .flat_map(move |(i, s)| {
             let clues = clue_cells(s);
             let all: Vec<_> = removals(&clues, o.remove).map(|r| (i, r)).collect();
@@ -188,62 +236,254 @@ fn shard_units<'a>(
         .map(|(_, unit)| unit)
 }
 
-/// The out file and the canonical forms seen so far.
-struct Sink {
+/// Number of this shard's units, without listing them.
+fn shard_total(seeds: &[[u8; 81]], o: &HuntOptions) -> u64 {
+    let all: u64 = seeds
+        .iter()
+        .filter(|s| eligible(s, o))
+        .map(|s| removal_count(clue_cells(s).len(), o.remove))
+        .sum();
+    (all + o.shard.count - 1 - o.shard.index) / o.shard.count
+}
+
+/// The hunt's identity as a checkpoint records it.
+fn hunt_id(seeds: &[[u8; 81]], o: &HuntOptions) -> HuntId {
+    HuntId {
+        fingerprint: fingerprint(seeds, o),
+        remove: o.remove,
+        add: o.add,
+        min_clues: o.min_clues,
+        shard: o.shard.to_string(),
+        seeds: seeds.len() as u64,
+        units: shard_total(seeds, o),
+    }
+}
+
+/// Where an opened hunt starts: what it found of an earlier run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// No checkpoint: from the first unit.
+    Fresh,
+    /// Resuming was asked for but there is no checkpoint (never written,
+    /// or removed when the hunt completed): from the first unit, adding only
+    /// finds the out file does not hold yet.
+    NoCheckpoint,
+    /// From this checkpoint, which was checked against the out file.
+    Resume(Checkpoint),
+    /// Resuming was not asked for, so this checkpoint is discarded when
+    /// the run starts: from the first unit.
+    Discard(Checkpoint),
+    /// Resuming was not asked for and the checkpoint there is unreadable (the
+    /// reason); it is discarded when the run starts: from the first unit.
+    DiscardUnreadable(String),
+}
+
+/// A hunt ready to run: its out file locked, the checkpoint read and, when
+/// resuming, checked against the out file. Nothing has been changed yet.
+pub struct Hunt<'a> {
+    /// The seeds.
+    seeds: &'a [[u8; 81]],
+    /// What to hunt.
+    options: HuntOptions,
+    /// Its identity.
+    id: HuntId,
+    /// The out file's name.
+    out: PathBuf,
+    /// The checkpoint's name.
+    checkpoint: PathBuf,
+    /// The out file, locked.
     file: File,
-    seen: HashSet<[u8; 81]>,
+    /// The out file's content that is kept (when resuming: the verified
+    /// prefix).
+    text: Vec<u8>,
+    /// Where it starts.
+    start: Start,
 }
 
-impl Sink {
-    /// Records a find; `true` when it is new (and then written and flushed).
-    fn offer(&mut self, puzzle: &[u8; 81]) -> io::Result<bool> {
-        if !self.seen.insert(canonical_form(puzzle)) {
-            return Ok(false);
+impl<'a> Hunt<'a> {
+    /// Prepares the hunt over `seeds` that appends new finds to `out` and
+    /// checkpoints to `checkpoint`, continuing from the checkpoint when
+    /// `resume`. Takes the out file's lock (refused when another run holds
+    /// it) and, when resuming, refuses a checkpoint that is damaged, of
+    /// another hunt, or that the out file does not match, changing nothing.
+    pub fn open(
+        seeds: &'a [[u8; 81]],
+        options: &HuntOptions,
+        out: &Path,
+        checkpoint: &Path,
+        resume: bool,
+    ) -> Result<Hunt<'a>, HuntError> {
+        let id = hunt_id(seeds, options);
+        let file = Self::lock(&id, out, checkpoint, resume)?;
+        let start = Self::start_from(&id, checkpoint, resume)?;
+        let mut text = out_file::read_all(&file).map_err(io_at(out))?;
+        if let Start::Resume(c) = &start {
+            out_file::verify(&text, c).map_err(|problem| HuntError::OutFile {
+                out: out.to_path_buf(),
+                checkpoint: checkpoint.to_path_buf(),
+                problem,
+            })?;
+            text.truncate(c.out_len as usize);
         }
-        let mut line: Vec<u8> = puzzle
-            .iter()
-            .map(|&v| if v == 0 { b'.' } else { b'0' + v })
-            .collect();
-        line.push(b'\n');
-        self.file.write_all(&line)?;
-        self.file.flush()?;
-        Ok(true)
+        Ok(Hunt {
+            seeds,
+            options: *options,
+            id,
+            out: out.to_path_buf(),
+            checkpoint: checkpoint.to_path_buf(),
+            file,
+            text,
+            start,
+        })
     }
-}
 
-/// Opens the out file for appending after cutting it to `keep` bytes (when
-/// resuming), and reads the canonical forms of the puzzles already in it.
-fn open_sink(out: &Path, keep: Option<u64>) -> io::Result<Sink> {
-    let mut file = OpenOptions::new()
-        .read(true)
-        .create(true)
-        .append(true)
-        .open(out)?;
-    if let Some(len) = keep {
-        file.set_len(len)?;
+    /// Opens and locks the out file. When resuming it is not created if
+    /// missing, unless the checkpoint records no finds in it (or there is
+    /// no checkpoint).
+    fn lock(id: &HuntId, out: &Path, checkpoint: &Path, resume: bool) -> Result<File, HuntError> {
+        let locked = |create| match out_file::open_locked(out, create) {
+            Ok(file) => Ok(file),
+            Err(LockError::Held) => Err(HuntError::Locked(out.to_path_buf())),
+            Err(LockError::Io(e)) => Err(io_at(out)(e)),
+        };
+        match locked(!resume) {
+            Err(HuntError::Io { error, .. })
+                if resume && error.kind() == io::ErrorKind::NotFound =>
+            {
+                if let Some(c) = Self::load(id, checkpoint)? {
+                    if c.out_len > 0 {
+                        return Err(HuntError::OutFile {
+                            out: out.to_path_buf(),
+                            checkpoint: checkpoint.to_path_buf(),
+                            problem: OutMismatch::Missing {
+                                expected: c.out_len,
+                            },
+                        });
+                    }
+                }
+                locked(true)
+            }
+            other => other,
+        }
     }
-    let mut text = Vec::new();
-    file.read_to_end(&mut text)?;
-    let seen = text
-        .split(|&b| b == b'\n')
-        .filter_map(|line| {
-            let cells: Vec<u8> = line
-                .iter()
-                .take(81)
-                .map(|&b| match b {
-                    b'1'..=b'9' => b - b'0',
-                    _ => 0,
+
+    /// Reads the checkpoint to resume from and checks it is this hunt's.
+    fn load(id: &HuntId, checkpoint: &Path) -> Result<Option<Checkpoint>, HuntError> {
+        let c = Checkpoint::load(checkpoint).map_err(|problem| HuntError::Checkpoint {
+            path: checkpoint.to_path_buf(),
+            problem,
+        })?;
+        match c {
+            Some(c) if c.hunt.fingerprint != id.fingerprint => Err(HuntError::Mismatch {
+                path: checkpoint.to_path_buf(),
+                theirs: c.hunt.to_string(),
+                ours: id.to_string(),
+            }),
+            Some(c) if c.done > id.units => Err(HuntError::Checkpoint {
+                path: checkpoint.to_path_buf(),
+                problem: LoadError::Damaged,
+            }),
+            c => Ok(c),
+        }
+    }
+
+    /// What the checkpoint says about where to start (read under the lock).
+    fn start_from(id: &HuntId, checkpoint: &Path, resume: bool) -> Result<Start, HuntError> {
+        if resume {
+            return Ok(Self::load(id, checkpoint)?.map_or(Start::NoCheckpoint, Start::Resume));
+        }
+        Ok(match Checkpoint::load(checkpoint) {
+            Ok(None) => Start::Fresh,
+            Ok(Some(c)) => Start::Discard(c),
+            Err(e) => Start::DiscardUnreadable(e.to_string()),
+        })
+    }
+
+    /// Where the hunt starts.
+    pub fn start(&self) -> &Start {
+        &self.start
+    }
+
+    /// Runs the hunt: discards a checkpoint not resumed, cuts the out file
+    /// back to its verified prefix when resuming (the finds after it are
+    /// redone), appends new finds, checkpoints after every batch (`progress`
+    /// hears then) and removes the checkpoint when the shard is complete.
+    /// Returns the counts of the whole shard.
+    pub fn run(self, progress: &(dyn Fn(&Progress) + Sync)) -> Result<Stats, HuntError> {
+        let started = Instant::now();
+        let (out, checkpoint, options) = (&self.out, &self.checkpoint, &self.options);
+        let (mut done, mut stats) = match &self.start {
+            Start::Resume(c) => {
+                self.file.set_len(c.out_len).map_err(io_at(out))?;
+                (c.done, c.stats)
+            }
+            Start::Discard(_) | Start::DiscardUnreadable(_) => {
+                Checkpoint::remove(checkpoint).map_err(io_at(checkpoint))?;
+                (0, Stats::default())
+            }
+            Start::Fresh | Start::NoCheckpoint => (0, Stats::default()),
+        };
+        let mut sink = Sink::new(self.file, &self.text).map_err(io_at(out))?;
+        for seed in self.seeds {
+            sink.see(seed);
+        }
+        let units: Vec<(usize, Vec<u8>)> = shard_units(self.seeds, options)
+            .skip(done as usize)
+            .collect();
+        let sink = Mutex::new(sink);
+        let first = done;
+        for batch in units.chunks(options.batch.max(1)) {
+            let results: Vec<io::Result<(UnitCounts, u64)>> = batch
+                .par_iter()
+                .map_init(Fast9Solver::new, |solver, (i, removed)| {
+                    let seed = &self.seeds[*i];
+                    let (finds, counts) = unit_neighbours(solver, seed, removed, options.add);
+                    let mut new = 0;
+                    for find in &finds {
+                        let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
+                        new += sink.offer(find)? as u64;
+                    }
+                    Ok((counts, new))
                 })
                 .collect();
-            <[u8; 81]>::try_from(cells).ok().map(|c| canonical_form(&c))
-        })
-        .collect();
-    Ok(Sink { file, seen })
+            for result in results {
+                let (counts, new) = result.map_err(io_at(out))?;
+                stats.add(&counts);
+                stats.new += new;
+            }
+            done += batch.len() as u64;
+            let (out_len, out_digest) = {
+                let sink = sink.lock().unwrap_or_else(|e| e.into_inner());
+                sink.settle().map_err(io_at(out))?
+            };
+            let record = Checkpoint {
+                hunt: self.id.clone(),
+                done,
+                out_len,
+                out_digest,
+                stats,
+            };
+            record.save(checkpoint).map_err(io_at(checkpoint))?;
+            progress(&Progress {
+                done,
+                total: self.id.units,
+                stats,
+                elapsed: started.elapsed(),
+                done_here: done - first,
+            });
+        }
+        // Complete: nothing left to resume. The lock is still held (the
+        // sink owns the file), so no other run sees a half-removed state.
+        Checkpoint::remove(checkpoint).map_err(io_at(checkpoint))?;
+        drop(sink);
+        Ok(stats)
+    }
 }
 
 /// Runs (or, with `resume`, continues) a hunt over `seeds`, appending new
 /// finds to `out` and checkpointing to `checkpoint`; `progress` hears after
-/// every batch. Returns the counts of the whole shard.
+/// every batch. Returns the counts of the whole shard. [`Hunt::open`] then
+/// [`Hunt::run`], for callers with nothing to say about where it starts.
 pub fn run(
     seeds: &[[u8; 81]],
     options: &HuntOptions,
@@ -252,66 +492,7 @@ pub fn run(
     resume: bool,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Result<Stats, HuntError> {
-    let start = Instant::now();
-    let print = fingerprint(seeds, options);
-    let restored = if resume {
-        Checkpoint::load(checkpoint).map_err(io_at(checkpoint))?
-    } else {
-        None
-    };
-    if restored.as_ref().is_some_and(|c| c.fingerprint != print) {
-        return Err(HuntError::Mismatch(checkpoint.to_path_buf()));
-    }
-    let (mut done, mut stats) = restored
-        .as_ref()
-        .map_or((0, Stats::default()), |c| (c.done, c.stats));
-    let mut sink = open_sink(out, restored.as_ref().map(|c| c.out_len)).map_err(io_at(out))?;
-    for seed in seeds {
-        sink.seen.insert(canonical_form(seed));
-    }
-    let total = shard_units(seeds, options).count() as u64;
-    let units: Vec<(usize, Vec<u8>)> = shard_units(seeds, options).skip(done as usize).collect();
-    let sink = Mutex::new(sink);
-    let first = done;
-    for batch in units.chunks(options.batch.max(1)) {
-        let results: Vec<io::Result<(UnitCounts, u64)>> = batch
-            .par_iter()
-            .map_init(Fast9Solver::new, |solver, (i, removed)| {
-                let (finds, counts) = unit_neighbours(solver, &seeds[*i], removed, options.add);
-                let mut new = 0;
-                for find in &finds {
-                    let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
-                    new += sink.offer(find)? as u64;
-                }
-                Ok((counts, new))
-            })
-            .collect();
-        for result in results {
-            let (counts, new) = result.map_err(io_at(out))?;
-            stats.add(&counts);
-            stats.new += new;
-        }
-        done += batch.len() as u64;
-        let out_len = {
-            let sink = sink.lock().unwrap_or_else(|e| e.into_inner());
-            sink.file.metadata().map_err(io_at(out))?.len()
-        };
-        let record = Checkpoint {
-            fingerprint: print,
-            done,
-            out_len,
-            stats,
-        };
-        record.save(checkpoint).map_err(io_at(checkpoint))?;
-        progress(&Progress {
-            done,
-            total,
-            stats,
-            elapsed: start.elapsed(),
-            done_here: done - first,
-        });
-    }
-    Ok(stats)
+    Hunt::open(seeds, options, out, checkpoint, resume)?.run(progress)
 }
 
 /// The whole {−R+A} neighbourhood of one seed in memory, on every core:
