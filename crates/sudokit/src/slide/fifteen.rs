@@ -710,7 +710,7 @@ impl<'b> Search<'b> {
             return Ok(());
         }
         self.nodes += 1;
-        if self.nodes % NODES_PER_CHECK == 0 && self.budget.is_spent() {
+        if self.nodes.is_multiple_of(NODES_PER_CHECK) && self.budget.is_spent() {
             self.gave_up = true;
         }
         if self.gave_up {
