@@ -398,9 +398,12 @@ fn server_with_a_client_that_never_reads(extra: &[&str]) -> (Server, TcpStream) 
     let puzzles = puzzles();
     let stream = server.connect();
     let mut writer = stream.try_clone().unwrap();
+    // Long ids make the replies far more than the kernel's socket buffers
+    // hold, so that some are still in the server when it gives up.
+    let long = "i".repeat(1_000);
     let mut batch = String::new();
     for id in 0..REQUESTS {
-        batch.push_str(&format!("{id}:{}\r\n", puzzles[id % puzzles.len()]));
+        batch.push_str(&format!("{long}{id}:{}\r\n", puzzles[id % puzzles.len()]));
     }
     writer.write_all(batch.as_bytes()).unwrap();
     let deadline = Instant::now() + START_TIMEOUT;
