@@ -223,6 +223,10 @@ impl Outbox {
             return;
         }
         self.charge(bytes.len(), &self.metrics.reply_bytes);
+        for _ in 0..requests {
+            // Answered as soon as read.
+            self.metrics.record_latency(std::time::Duration::ZERO);
+        }
         state.pending += requests;
         state.slots.push_back(Slot::Ready { bytes, requests });
         if !state.blocked {

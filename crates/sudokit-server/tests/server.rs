@@ -274,7 +274,7 @@ async fn a_stalled_client_does_not_delay_another() {
     let mut half = Client::connect(server.addr).await;
     half.send(&PUZZLE.as_bytes()[..40]).await;
     let flood = TcpStream::connect(server.addr).await.unwrap();
-    let (_flood_read, mut flood_write) = flood.into_split();
+    let (flood_read, mut flood_write) = flood.into_split();
     let request = format!("f:{PUZZLE}\n");
     let flooder = tokio::spawn(async move {
         for _ in 0..20_000 {
@@ -294,7 +294,11 @@ async fn a_stalled_client_does_not_delay_another() {
             format!("{i}:{SOLUTION}\r\n")
         );
     }
+    // The flooder goes before the shutdown: a client that neither reads nor
+    // closes would hold the shutdown until its grace expires.
     flooder.abort();
+    drop(flooder.await);
+    drop(flood_read);
     drop(half);
     server.shutdown().await;
 }
@@ -304,6 +308,7 @@ async fn a_slow_reader_gets_every_reply_in_order() {
     let server = Running::start(Config {
         workers: 2,
         pending_bound: 1_000_000,
+        connection_bytes: 1 << 30,
         ..Config::default()
     })
     .await;
