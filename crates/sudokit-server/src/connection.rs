@@ -50,7 +50,7 @@ use tokio::time::sleep_until;
 use crate::metrics::Metrics;
 use crate::outbox::{Interest, Outbox};
 use crate::pool::{Client, Job, Lane, Pool, Request};
-use crate::protocol::{parse_body, split_id, write_reply, Class, MAX_LINE, SERVER_TOO_BUSY};
+use crate::protocol::{split_id, write_reply, Class, Parser, MAX_LINE, SERVER_TOO_BUSY};
 use crate::shutdown::{DrainGuard, Shutdown};
 use crate::slots::Slot;
 
@@ -138,6 +138,8 @@ struct Handler {
     ctx: Context,
     /// This connection's queues in the pool.
     client: Client,
+    /// Parses its requests.
+    parser: Parser,
     /// The socket and the reply order.
     outbox: Arc<Outbox>,
     /// Bytes read and not yet framed into lines (a partial line).
@@ -172,6 +174,7 @@ pub async fn handle(
     let mut handler = Handler {
         ctx,
         client,
+        parser: Parser::default(),
         outbox: Arc::clone(&outbox),
         input: Vec::new(),
         input_counted: 0,
@@ -489,7 +492,7 @@ impl Handler {
     fn request(&mut self, line: &[u8], batch: &mut Batch) {
         Metrics::bump(&self.ctx.metrics.requests);
         let (id, body) = split_id(line);
-        let work = match parse_body(body) {
+        let work = match self.parser.parse(body) {
             Ok(work) => work,
             Err(reason) => {
                 self.submit(batch);

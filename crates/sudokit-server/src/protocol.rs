@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use sudokit::budget::Budget;
 use sudokit::grid::Shape;
-use sudokit::parse::{Alphabet, FormatSpec, DEFAULT_SYMBOLS};
+use sudokit::parse::{Alphabet, Format, FormatSpec, DEFAULT_SYMBOLS};
 use sudokit::slide::{self, Board, Goal};
 use sudokit::solver::{solver_for, Solver};
 
@@ -200,46 +200,71 @@ impl Work {
 }
 
 /// Parses a request body (without its id): the work, or why it is a bad
-/// request.
+/// request. A connection keeps a [`Parser`] instead, which reuses the grid
+/// format of the previous request.
 pub fn parse_body(body: &[u8]) -> Result<Work, String> {
-    let body = body.trim_ascii();
-    if body.is_empty() {
-        return Err("empty request".to_string());
-    }
-    match kind_of(body) {
-        Kind::Slide => {
-            let text = std::str::from_utf8(body).map_err(|_| "not UTF-8 text".to_string())?;
-            slide::parse(text)
-                .map(Work::Slide)
-                .map_err(|error| error.to_string())
-        }
-        Kind::Sudoku => parse_sudoku(body),
-    }
+    Parser::default().parse(body)
 }
 
-/// Sudoku cell text (trailing fields allowed, per SPEC §1) to its givens.
-fn parse_sudoku(body: &[u8]) -> Result<Work, String> {
-    let end = body
-        .iter()
-        .position(|&b| b.is_ascii_whitespace() || b == b';' || b == b',')
-        .unwrap_or(body.len());
-    let cells = &body[..end];
-    let most = DEFAULT_SYMBOLS.len();
-    if cells.len() > most * most {
-        return Err(format!(
-            "{} cells, more than the largest grid served ({most}×{most}, one default symbol per digit)",
-            cells.len()
-        ));
+/// Parses request bodies, keeping the last grid format so that a stream of
+/// same-sized Sudoku requests does not rebuild its alphabet every time.
+#[derive(Default)]
+pub struct Parser {
+    /// The format of the last Sudoku parsed.
+    format: Option<Format>,
+}
+
+impl Parser {
+    /// The work in a request body (without its id), or why it is a bad
+    /// request.
+    pub fn parse(&mut self, body: &[u8]) -> Result<Work, String> {
+        let body = body.trim_ascii();
+        if body.is_empty() {
+            return Err("empty request".to_string());
+        }
+        match kind_of(body) {
+            Kind::Slide => {
+                let text = std::str::from_utf8(body).map_err(|_| "not UTF-8 text".to_string())?;
+                slide::parse(text)
+                    .map(Work::Slide)
+                    .map_err(|error| error.to_string())
+            }
+            Kind::Sudoku => self.parse_sudoku(body),
+        }
     }
-    let format = FormatSpec::default()
-        .resolve(cells)
-        .map_err(|error| error.to_string())?;
-    let shape = format.shape();
-    let mut givens = vec![0; shape.cell_count()].into_boxed_slice();
-    format
-        .parse_into(cells, &mut givens)
-        .map_err(|error| error.to_string())?;
-    Ok(Work::Sudoku { shape, givens })
+
+    /// Sudoku cell text (trailing fields allowed, per SPEC §1) to its givens.
+    fn parse_sudoku(&mut self, body: &[u8]) -> Result<Work, String> {
+        let end = body
+            .iter()
+            .position(|&b| b.is_ascii_whitespace() || b == b';' || b == b',')
+            .unwrap_or(body.len());
+        let cells = &body[..end];
+        let most = DEFAULT_SYMBOLS.len();
+        if cells.len() > most * most {
+            return Err(format!(
+                "{} cells, more than the largest grid served ({most}×{most}, one default symbol per digit)",
+                cells.len()
+            ));
+        }
+        let reusable = self
+            .format
+            .as_ref()
+            .is_some_and(|f| cells.is_ascii() && f.shape().cell_count() == cells.len());
+        if !reusable {
+            let format = FormatSpec::default()
+                .resolve(cells)
+                .map_err(|error| error.to_string())?;
+            self.format = Some(format);
+        }
+        let format = self.format.as_ref().expect("set just above");
+        let shape = format.shape();
+        let mut givens = vec![0; shape.cell_count()].into_boxed_slice();
+        format
+            .parse_into(cells, &mut givens)
+            .map_err(|error| error.to_string())?;
+        Ok(Work::Sudoku { shape, givens })
+    }
 }
 
 /// A worker's reusable state: one solver and one alphabet per Sudoku shape
@@ -456,6 +481,29 @@ mod tests {
             ReplyKind::Answered
         );
         assert_eq!(out.len(), 627);
+    }
+
+    #[test]
+    fn a_reused_parser_reads_every_body_as_a_fresh_one_does() {
+        let bodies = [
+            PUZZLE.to_string(),
+            "1...............".to_string(),
+            PUZZLE.to_string(),
+            format!("{}é", &PUZZLE[..80]),
+            format!("{}Z", &PUZZLE[..80]),
+            ".".repeat(36),
+            PUZZLE.to_string(),
+            "2 3 4 1 5 x 7 6 8".to_string(),
+            ".".repeat(80),
+        ];
+        let mut parser = Parser::default();
+        for body in &bodies {
+            assert_eq!(
+                parser.parse(body.as_bytes()),
+                parse_body(body.as_bytes()),
+                "{body}"
+            );
+        }
     }
 
     #[test]
