@@ -75,6 +75,9 @@ const RECHECK: Duration = Duration::from_millis(10);
 /// line) is given back once empty.
 const INPUT_KEEP: usize = 16 * 1024;
 
+/// Input buffer capacity of a connection that has nothing buffered.
+const INPUT_FIRST: usize = 4 * 1024;
+
 /// The bounds every connection works within.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -358,10 +361,18 @@ fn all_acknowledged(stream: &TcpStream) -> bool {
 }
 
 impl Handler {
-    /// Makes room to read into `input`, counting its capacity.
+    /// Makes room to read into `input`, counting its capacity: a small
+    /// buffer for a connection between requests (thousands of idle ones
+    /// hold little), a larger one while a read has filled it.
     fn reserve_input(&mut self) {
-        if self.input.capacity() - self.input.len() < 4096 {
-            self.input.reserve(INPUT_KEEP);
+        let spare = self.input.capacity() - self.input.len();
+        if spare == 0 || (spare < INPUT_FIRST && !self.input.is_empty()) {
+            let more = if self.input.is_empty() {
+                INPUT_FIRST
+            } else {
+                INPUT_KEEP
+            };
+            self.input.reserve(more);
         }
         self.count_input();
     }

@@ -267,8 +267,8 @@ async fn held(server: &Running) -> u64 {
 
 /// Two clients pipelining hard 36×36 grids cannot starve a third's 9×9
 /// requests: quick requests always keep a worker, so the probe's twenty
-/// round trips all finish while the heavy requests are still being worked
-/// off (they take the whole solve timeout each).
+/// round trips all finish before the first heavy request is given up (each
+/// takes the whole solve timeout).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_heavy_grids_leaves_quick_requests_a_worker() {
     let server = Running::start(Config {
@@ -277,16 +277,16 @@ async fn a_flood_of_heavy_grids_leaves_quick_requests_a_worker() {
         ..Config::default()
     })
     .await;
-    let heavy = hard_36x36(8, 1);
+    let heavy = hard_36x36(4, 1);
     let answered = Arc::new(AtomicUsize::new(0));
     let mut attackers = Vec::new();
-    for part in heavy.chunks(4) {
+    for part in heavy.chunks(2) {
         let mut client = Client::connect(server.addr).await;
         let batch: String = part.iter().map(|p| format!("{p}\n")).collect();
         client.send(batch.as_bytes()).await;
         let answered = Arc::clone(&answered);
         attackers.push(tokio::spawn(async move {
-            for _ in 0..4 {
+            for _ in 0..2 {
                 let reply = client.line().await.unwrap();
                 assert_eq!(reply, "Timeout\r\n", "a hard grid is given up");
                 answered.fetch_add(1, Ordering::SeqCst);
@@ -301,10 +301,12 @@ async fn a_flood_of_heavy_grids_leaves_quick_requests_a_worker() {
             format!("{i}:{SOLUTION}\r\n")
         );
     }
+    // Each heavy request takes the whole solve timeout: the probe, started
+    // at once, must not have waited for any batch of them.
     let heavy_done = answered.load(Ordering::SeqCst);
     assert!(
-        heavy_done < heavy.len(),
-        "the probe waited for all {heavy_done} heavy requests"
+        heavy_done < 2,
+        "the probe waited for {heavy_done} heavy requests"
     );
     for a in attackers {
         a.await.unwrap();
@@ -447,57 +449,74 @@ async fn one_address_cannot_take_every_slot() {
     server.shutdown().await;
 }
 
-/// After the shutdown starts, a client that keeps sending gets every reply
-/// to what the server had read, in order, then a clean end of stream — no
-/// reset destroying replies already written — and the shutdown is not
-/// forced.
+/// After the shutdown starts, a client that keeps sending (and reads its
+/// replies late, through a small receive buffer, so that many replies are
+/// still in flight) gets every reply to what the server had read, in order,
+/// then a clean end of stream — no reset destroying replies already written
+/// — and the shutdown is not forced.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_with_a_client_that_keeps_sending_loses_no_reply() {
     let server = Running::start(Config {
-        workers: 1,
+        workers: 2,
+        pending_bound: 1_000_000,
+        connection_bytes: 1 << 30,
         ..Config::default()
     })
     .await;
-    let stream = TcpStream::connect(server.addr).await.unwrap();
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let stream = socket.connect(server.addr).await.unwrap();
     let (read, mut writer) = stream.into_split();
     let sender = tokio::spawn(async move {
         let mut id = 0u64;
-        let deadline = Instant::now() + Duration::from_secs(4);
+        let deadline = Instant::now() + Duration::from_secs(3);
         while Instant::now() < deadline {
             let mut batch = String::new();
             for _ in 0..100 {
                 batch.push_str(&format!("{id}:{PUZZLE}\n"));
                 id += 1;
             }
-            if writer.write_all(batch.as_bytes()).await.is_err() {
-                break;
+            match timeout(Duration::from_secs(1), writer.write_all(batch.as_bytes())).await {
+                Ok(Ok(())) => {}
+                _ => break,
             }
         }
-        id
+        (id, writer)
     });
+    let read_before = server
+        .await_metric("requests_total", LIMIT, |n| n >= 5_000)
+        .await;
+    assert!(read_before >= 5_000);
+    let Running {
+        metrics: _,
+        addr: _,
+        mut stop,
+        task,
+    } = server;
+    let _ = stop.take().unwrap().send(());
+    // The client keeps sending and only now starts to read.
+    tokio::time::sleep(Duration::from_millis(300)).await;
     let mut reader = BufReader::new(read);
     let mut line = String::new();
-    reader.read_line(&mut line).await.unwrap();
-    assert_eq!(line, format!("0:{SOLUTION}\r\n"));
-    let stopping = tokio::spawn(server.shutdown());
-    let mut next = 1u64;
+    let mut next = 0u64;
     loop {
         line.clear();
         match timeout(LIMIT, reader.read_line(&mut line)).await.unwrap() {
             Ok(0) => break,
             Ok(_) => {
-                let solved = format!("{next}:{SOLUTION}\r\n");
-                let busy = format!("{next}:ServerTooBusy\r\n");
-                assert!(line == solved || line == busy, "reply {next}: {line:?}");
+                assert_eq!(line, format!("{next}:{SOLUTION}\r\n"));
                 next += 1;
             }
             Err(error) => panic!("after {next} replies: {error}"),
         }
     }
-    let report = stopping.await.unwrap();
+    let report = timeout(LIMIT, task).await.unwrap().unwrap().unwrap();
     assert!(!report.forced, "{report:?}");
-    let sent = sender.await.unwrap();
-    assert!(next > 1 && next <= sent, "{next} replies, {sent} sent");
+    let (sent, _writer) = sender.await.unwrap();
+    assert!(
+        next >= read_before && next <= sent,
+        "{next} replies: {read_before} read before the shutdown, {sent} sent"
+    );
 }
 
 /// A client that never reads cannot hold the shutdown past its grace: the
