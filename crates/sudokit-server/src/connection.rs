@@ -309,7 +309,9 @@ pub async fn handle(
         metrics
             .shutdown_dropped
             .fetch_add(unwritten as u64, Ordering::Relaxed);
-        tracing::warn!(
+        // One line per connection only at debug level: the server logs the
+        // total once.
+        tracing::debug!(
             ?peer,
             unanswered = unwritten,
             "forced shutdown closed a connection"
