@@ -49,7 +49,7 @@ use tokio::time::sleep_until;
 
 use crate::metrics::Metrics;
 use crate::outbox::{Interest, Outbox};
-use crate::pool::{Client, Job, Lane, Pool, Request};
+use crate::pool::{Client, Job, Lane, Pool, Requests};
 use crate::protocol::{split_id, write_reply, Class, Parser, MAX_LINE, SERVER_TOO_BUSY};
 use crate::shutdown::{DrainGuard, Shutdown};
 use crate::slots::Slot;
@@ -143,6 +143,9 @@ struct Handler {
     client: Client,
     /// Parses its requests.
     parser: Parser,
+    /// Quick requests per job for the lines being framed: the lines of one
+    /// read spread over the workers, at most [`LIGHT_JOB`].
+    per_job: usize,
     /// The socket and the reply order.
     outbox: Arc<Outbox>,
     /// Bytes read and not yet framed into lines (a partial line).
@@ -178,6 +181,7 @@ pub async fn handle(
         ctx,
         client,
         parser: Parser::default(),
+        per_job: 1,
         outbox: Arc::clone(&outbox),
         input: Vec::new(),
         input_counted: 0,
@@ -412,6 +416,11 @@ impl Handler {
     /// Finds the complete lines in `input` and hands them on.
     fn frame(&mut self) {
         let mut input = std::mem::take(&mut self.input);
+        let lines = input[self.scanned..]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.per_job = lines.div_ceil(self.ctx.pool.threads()).clamp(1, LIGHT_JOB);
         let mut batch = Batch::default();
         let mut start = 0;
         while let Some(offset) = input[self.scanned..].iter().position(|&b| b == b'\n') {
@@ -477,17 +486,19 @@ impl Handler {
 
     /// Whether a new request must be answered `ServerTooBusy`: too many
     /// unanswered requests, too many bytes held (here or server-wide), or
-    /// (for heavy work) too much CPU queued.
+    /// (for heavy work) too much CPU queued. `batch` already holds the
+    /// request.
     fn too_busy(&self, batch: &Batch, class: Class) -> bool {
         let limits = &self.ctx.limits;
-        let held = self.outbox.bytes() + batch.bytes;
+        let batched = batch.requests.size();
+        let held = self.outbox.bytes() + batched;
         // Past half the server's bound, only connections that hold a share
         // of it are turned away, so that a new client is still served while
         // others sit on their replies.
         let server_full = held >= limits.connection_bytes / 8
-            && self.ctx.metrics.buffered_bytes() + batch.bytes as u64
+            && self.ctx.metrics.buffered_bytes() + batched as u64
                 >= (limits.server_bytes / 2) as u64;
-        if self.pending + batch.requests.len() >= limits.pending_bound
+        if self.pending + batch.requests.len() > limits.pending_bound
             || held >= limits.connection_bytes / 2
             || server_full
         {
@@ -501,12 +512,13 @@ impl Handler {
     }
 
     /// One request line: answered at once if bad or too much, else parsed
-    /// into the batch (a heavy request is a job of its own).
+    /// into the batch (a heavy request is a job of its own; a batch of
+    /// [`Handler::per_job`] quick ones is handed on).
     fn request(&mut self, line: &[u8], batch: &mut Batch) {
         Metrics::bump(&self.ctx.metrics.requests);
         let (id, body) = split_id(line);
-        let work = match self.parser.parse(body) {
-            Ok(work) => work,
+        let class = match batch.requests.add(id, body, &mut self.parser) {
+            Ok(class) => class,
             Err(reason) => {
                 self.submit(batch);
                 let mut bytes = Vec::new();
@@ -517,8 +529,8 @@ impl Handler {
                 return;
             }
         };
-        let class = work.class();
         if self.too_busy(batch, class) {
+            drop(batch.requests.split_last());
             self.submit(batch);
             let mut bytes = Vec::new();
             write_reply(id, SERVER_TOO_BUSY.as_bytes(), &mut bytes);
@@ -527,56 +539,29 @@ impl Handler {
             self.outbox.push_ready(bytes, 1);
             return;
         }
-        let request = Request {
-            id: id.map(Box::from),
-            work,
-        };
         if class == Class::Heavy {
+            let heavy = batch.requests.split_last();
             self.submit(batch);
-            batch.bytes = request.size();
-            batch.requests.push(request);
-            self.submit_job(Lane::Heavy, batch);
-        } else {
-            batch.bytes += request.size();
-            batch.requests.push(request);
+            self.submit_job(Lane::Heavy, heavy);
+        } else if batch.requests.len() >= self.per_job {
+            self.submit(batch);
         }
     }
 
-    /// Hands the batch's quick requests to the pool, in jobs of at most
-    /// [`LIGHT_JOB`], split over the workers so that a pipelined batch is
-    /// solved in parallel.
+    /// Hands the batch's quick requests to the pool as one job.
     fn submit(&mut self, batch: &mut Batch) {
         if batch.requests.is_empty() {
             return;
         }
-        let per_job = batch
-            .requests
-            .len()
-            .div_ceil(self.ctx.pool.threads())
-            .min(LIGHT_JOB);
-        if batch.requests.len() <= per_job {
-            self.submit_job(Lane::Light, batch);
-            return;
-        }
         let requests = std::mem::take(&mut batch.requests);
-        batch.bytes = 0;
-        let mut requests = requests.into_iter().peekable();
-        while requests.peek().is_some() {
-            let mut part = Batch::default();
-            for request in requests.by_ref().take(per_job) {
-                part.bytes += request.size();
-                part.requests.push(request);
-            }
-            self.submit_job(Lane::Light, &mut part);
-        }
+        self.submit_job(Lane::Light, requests);
     }
 
-    /// Hands the whole batch to the pool as one job in `lane`.
-    fn submit_job(&mut self, lane: Lane, batch: &mut Batch) {
-        let requests = std::mem::take(&mut batch.requests);
-        let bytes = std::mem::take(&mut batch.bytes);
-        let ticket = self.outbox.reserve(requests.len(), bytes, Instant::now());
-        self.pending += requests.len();
+    /// Hands `requests` to the pool as one job in `lane`.
+    fn submit_job(&mut self, lane: Lane, requests: Requests) {
+        let count = requests.len();
+        let ticket = self.outbox.reserve(count, requests.size(), Instant::now());
+        self.pending += count;
         self.client.submit(
             lane,
             Job {
@@ -591,9 +576,7 @@ impl Handler {
 #[derive(Default)]
 struct Batch {
     /// The requests, in order.
-    requests: Vec<Request>,
-    /// The bytes they hold.
-    bytes: usize,
+    requests: Requests,
 }
 
 /// The line without a trailing `\r`.

@@ -28,7 +28,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::protocol::{ReplyKind, Work, Workspace};
+use crate::protocol::{Class, Parsed, Parser, ReplyKind, WorkRef, Workspace};
 
 /// How long a worker that ran out of jobs keeps looking for the next one
 /// before it sleeps. Waking a sleeping thread costs tens of microseconds on a
@@ -40,21 +40,103 @@ const SPIN_TIME: Duration = Duration::from_micros(100);
 /// its heavy requests has finished.
 const FIRST_HEAVY_COST: Duration = Duration::from_millis(50);
 
-/// One request of a job: its id (echoed) and its parsed work.
-#[derive(Debug)]
-pub struct Request {
-    /// Everything before the first `:` of the line, if there was a colon.
-    pub id: Option<Box<[u8]>>,
-    /// What to solve.
-    pub work: Work,
+/// The requests of one job, their ids and givens packed in one buffer: a
+/// job costs two allocations however many requests it holds (allocations
+/// per request, made on the I/O thread and freed by a worker, contend for
+/// the allocator's locks).
+#[derive(Debug, Default)]
+pub struct Requests {
+    /// The ids and givens, one request after another.
+    bytes: Vec<u8>,
+    /// Where each request's parts are in `bytes`.
+    items: Vec<Item>,
 }
 
-impl Request {
-    /// Bytes this request holds while it waits (for the memory bounds).
+/// One request of a [`Requests`].
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    /// Where its bytes begin.
+    start: usize,
+    /// The length of its id, if it has one (the id comes first).
+    id: Option<usize>,
+    /// Its work (a Sudoku's givens follow the id).
+    work: Parsed,
+}
+
+impl Requests {
+    /// Parses `body` into a new last request with `id`: its lane, or why it
+    /// is a bad request (and then nothing is added).
+    pub fn add(
+        &mut self,
+        id: Option<&[u8]>,
+        body: &[u8],
+        parser: &mut Parser,
+    ) -> Result<Class, String> {
+        let start = self.bytes.len();
+        if let Some(id) = id {
+            self.bytes.extend_from_slice(id);
+        }
+        match parser.parse_into(body, &mut self.bytes) {
+            Ok(work) => {
+                self.items.push(Item {
+                    start,
+                    id: id.map(<[u8]>::len),
+                    work,
+                });
+                Ok(self.get(self.items.len() - 1).1.class())
+            }
+            Err(reason) => {
+                self.bytes.truncate(start);
+                Err(reason)
+            }
+        }
+    }
+
+    /// Moves the last request out into a [`Requests`] of its own.
+    pub fn split_last(&mut self) -> Requests {
+        let Some(item) = self.items.pop() else {
+            return Requests::default();
+        };
+        let bytes = self.bytes.split_off(item.start);
+        Requests {
+            bytes,
+            items: vec![Item { start: 0, ..item }],
+        }
+    }
+
+    /// The number of requests.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Bytes held (for the memory bounds).
     pub fn size(&self) -> usize {
-        std::mem::size_of::<Request>()
-            + self.id.as_ref().map_or(0, |id| id.len())
-            + self.work.size()
+        std::mem::size_of::<Requests>()
+            + self.bytes.capacity()
+            + self.items.capacity() * std::mem::size_of::<Item>()
+    }
+
+    /// Request `i`: its id and its work.
+    fn get(&self, i: usize) -> (Option<&[u8]>, WorkRef<'_>) {
+        let item = self.items[i];
+        let id_len = item.id.unwrap_or(0);
+        let id = item.id.map(|len| &self.bytes[item.start..item.start + len]);
+        let work = match item.work {
+            Parsed::Sudoku(shape) => {
+                let from = item.start + id_len;
+                WorkRef::Sudoku {
+                    shape,
+                    givens: &self.bytes[from..from + shape.cell_count()],
+                }
+            }
+            Parsed::Slide(board) => WorkRef::Slide(board),
+        };
+        (id, work)
     }
 }
 
@@ -92,7 +174,7 @@ pub enum Lane {
 /// replies.
 pub struct Job {
     /// The requests, in order.
-    pub requests: Vec<Request>,
+    pub requests: Requests,
     /// Receives the replies; dropped without them if solving panicked or
     /// the job was cancelled.
     pub reply: Box<dyn Deliver>,
@@ -108,9 +190,9 @@ impl Job {
             bytes: Vec::with_capacity(self.requests.len() * 96),
             ..JobOutput::default()
         };
-        for request in &self.requests {
-            let id = request.id.as_deref();
-            let answer = AssertUnwindSafe(|| workspace.answer_work(&request.work, Some(cancel)));
+        for i in 0..self.requests.len() {
+            let (id, work) = self.requests.get(i);
+            let answer = AssertUnwindSafe(|| workspace.answer_work(work, Some(cancel)));
             let answer = match std::panic::catch_unwind(answer) {
                 Ok(answer) => answer,
                 Err(_) => {
@@ -576,5 +658,88 @@ fn look_for_work(shared: &Shared) {
     let start = Instant::now();
     while shared.depth.load(Ordering::Relaxed) == 0 && start.elapsed() < SPIN_TIME {
         std::thread::yield_now();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    impl Deliver for mpsc::Sender<JobOutput> {
+        fn deliver(self: Box<Self>, output: JobOutput) {
+            let _ = self.send(output);
+        }
+    }
+
+    /// Lines `id:body` (or `body`) packed as one job's requests; bad lines
+    /// are left out.
+    fn requests(lines: &[&str]) -> Requests {
+        let mut requests = Requests::default();
+        let mut parser = Parser::default();
+        for line in lines {
+            let (id, body) = crate::protocol::split_id(line.as_bytes());
+            let _ = requests.add(id, body, &mut parser);
+        }
+        requests
+    }
+
+    #[test]
+    fn packed_requests_keep_their_ids_and_work() {
+        let mut packed = requests(&[
+            "a:123456780",
+            "1...............",
+            "bad:12",
+            "c:1 2 3 4 5 6 7 x 8",
+        ]);
+        assert_eq!(packed.len(), 3);
+        let (id, work) = packed.get(1);
+        assert_eq!(id, None);
+        let WorkRef::Sudoku { shape, givens } = work else {
+            panic!("a 4x4 Sudoku");
+        };
+        assert_eq!(shape.cell_count(), 16);
+        assert_eq!(givens[0], 1);
+        assert!(givens[1..].iter().all(|&g| g == 0));
+        let last = packed.split_last();
+        assert_eq!((packed.len(), last.len()), (2, 1));
+        assert_eq!(last.get(0).0, Some(&b"c"[..]));
+        assert_eq!(packed.get(0).0, Some(&b"a"[..]));
+        assert!(matches!(packed.get(0).1, WorkRef::Slide(_)));
+    }
+
+    #[test]
+    fn answers_every_request_of_a_job_in_order() {
+        let pool = Pool::new(2, None).unwrap();
+        let client = pool.client();
+        let (reply, rx) = mpsc::channel();
+        let job = Job {
+            requests: requests(&["a:123456780", "1...............", "c:1 2 3 4 5 6 7 x 8"]),
+            reply: Box::new(reply),
+        };
+        client.submit(Lane::Light, job);
+        let out = rx.recv().unwrap();
+        assert_eq!(
+            String::from_utf8(out.bytes).unwrap(),
+            "a:\r\n1234341221434321\r\nc:r\r\n"
+        );
+        assert_eq!((out.bad, out.timed_out), (0, 0));
+        assert_eq!(pool.depth(), 0);
+    }
+
+    #[test]
+    fn a_cancelled_client_drops_its_queued_jobs() {
+        let pool = Pool::new(1, None).unwrap();
+        let client = pool.client();
+        client.cancel();
+        let (reply, rx) = mpsc::channel();
+        let job = Job {
+            requests: requests(&["123456780"]),
+            reply: Box::new(reply),
+        };
+        client.submit(Lane::Light, job);
+        // The job was dropped, and with it the only sender.
+        assert!(rx.recv().is_err());
+        assert_eq!(pool.depth(), 0);
     }
 }

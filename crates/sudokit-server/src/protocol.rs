@@ -171,11 +171,55 @@ pub enum Class {
     Heavy,
 }
 
+/// Parsed work borrowed from wherever its cells are kept (a [`Work`], or a
+/// job's packed buffer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkRef<'a> {
+    /// A Sudoku of `shape` and its givens.
+    Sudoku {
+        /// The grid's shape.
+        shape: Shape,
+        /// `N²` cell values, 0 for a blank.
+        givens: &'a [u8],
+    },
+    /// An 8- or 15-puzzle.
+    Slide(Board),
+}
+
 impl Work {
+    /// The work, borrowed.
+    pub fn as_work(&self) -> WorkRef<'_> {
+        match self {
+            Work::Sudoku { shape, givens } => WorkRef::Sudoku {
+                shape: *shape,
+                givens,
+            },
+            Work::Slide(board) => WorkRef::Slide(*board),
+        }
+    }
+
+    /// Which lane the scheduler runs this in.
+    pub fn class(&self) -> Class {
+        self.as_work().class()
+    }
+}
+
+impl WorkRef<'_> {
+    /// Whether solving can take long enough to need a budget: everything
+    /// but 9×9 grids with 3×3 boxes (the band engine, whose worst case is
+    /// about a millisecond) and 8-puzzles (a look-up per move). Grids of at
+    /// most 64 cells can be handed to the general engine, so they keep one.
+    pub fn can_run_long(&self) -> bool {
+        match self {
+            WorkRef::Sudoku { shape, .. } => (shape.box_rows(), shape.box_cols()) != (3, 3),
+            WorkRef::Slide(board) => board.width() != 3,
+        }
+    }
+
     /// Which lane the scheduler runs this in.
     pub fn class(&self) -> Class {
         match self {
-            Work::Sudoku { shape, .. } => {
+            WorkRef::Sudoku { shape, .. } => {
                 let cells = shape.cell_count();
                 let nine = (shape.box_rows(), shape.box_cols()) == (3, 3);
                 if cells <= 64 || nine {
@@ -184,19 +228,19 @@ impl Work {
                     Class::Heavy
                 }
             }
-            Work::Slide(board) if board.width() == 3 => Class::Light,
-            Work::Slide(_) => Class::Heavy,
+            WorkRef::Slide(board) if board.width() == 3 => Class::Light,
+            WorkRef::Slide(_) => Class::Heavy,
         }
     }
+}
 
-    /// Bytes this request holds while it waits (for the memory bounds).
-    pub fn size(&self) -> usize {
-        let payload = match self {
-            Work::Sudoku { givens, .. } => givens.len(),
-            Work::Slide(_) => 0,
-        };
-        std::mem::size_of::<Work>() + payload
-    }
+/// A parsed body whose givens were appended to a caller's buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parsed {
+    /// A Sudoku of `shape`; its `N²` givens end the buffer.
+    Sudoku(Shape),
+    /// An 8- or 15-puzzle.
+    Slide(Board),
 }
 
 /// Parses a request body (without its id): the work, or why it is a bad
@@ -218,6 +262,20 @@ impl Parser {
     /// The work in a request body (without its id), or why it is a bad
     /// request.
     pub fn parse(&mut self, body: &[u8]) -> Result<Work, String> {
+        let mut givens = Vec::new();
+        Ok(match self.parse_into(body, &mut givens)? {
+            Parsed::Sudoku(shape) => Work::Sudoku {
+                shape,
+                givens: givens.into_boxed_slice(),
+            },
+            Parsed::Slide(board) => Work::Slide(board),
+        })
+    }
+
+    /// As [`Parser::parse`], but a Sudoku's givens are appended to `out`
+    /// (which is left as it was on an error), so that many requests share
+    /// one buffer.
+    pub fn parse_into(&mut self, body: &[u8], out: &mut Vec<u8>) -> Result<Parsed, String> {
         let body = body.trim_ascii();
         if body.is_empty() {
             return Err("empty request".to_string());
@@ -226,15 +284,16 @@ impl Parser {
             Kind::Slide => {
                 let text = std::str::from_utf8(body).map_err(|_| "not UTF-8 text".to_string())?;
                 slide::parse(text)
-                    .map(Work::Slide)
+                    .map(Parsed::Slide)
                     .map_err(|error| error.to_string())
             }
-            Kind::Sudoku => self.parse_sudoku(body),
+            Kind::Sudoku => self.parse_sudoku(body, out).map(Parsed::Sudoku),
         }
     }
 
-    /// Sudoku cell text (trailing fields allowed, per SPEC §1) to its givens.
-    fn parse_sudoku(&mut self, body: &[u8]) -> Result<Work, String> {
+    /// Sudoku cell text (trailing fields allowed, per SPEC §1): its shape,
+    /// with its givens appended to `out`.
+    fn parse_sudoku(&mut self, body: &[u8], out: &mut Vec<u8>) -> Result<Shape, String> {
         let end = body
             .iter()
             .position(|&b| b.is_ascii_whitespace() || b == b';' || b == b',')
@@ -259,11 +318,13 @@ impl Parser {
         }
         let format = self.format.as_ref().expect("set just above");
         let shape = format.shape();
-        let mut givens = vec![0; shape.cell_count()].into_boxed_slice();
-        format
-            .parse_into(cells, &mut givens)
-            .map_err(|error| error.to_string())?;
-        Ok(Work::Sudoku { shape, givens })
+        let start = out.len();
+        out.resize(start + shape.cell_count(), 0);
+        if let Err(error) = format.parse_into(cells, &mut out[start..]) {
+            out.truncate(start);
+            return Err(error.to_string());
+        }
+        Ok(shape)
     }
 }
 
@@ -312,14 +373,19 @@ impl Workspace {
     /// The answer to one request body.
     pub fn answer(&mut self, body: &[u8]) -> Answer {
         match parse_body(body) {
-            Ok(work) => self.answer_work(&work, None),
+            Ok(work) => self.answer_work(work.as_work(), None),
             Err(reason) => Answer::Bad(reason),
         }
     }
 
     /// The answer to parsed work, given up (`Timeout`) once the solve timeout
     /// passes or `cancel` is raised (its client has gone).
-    pub fn answer_work(&mut self, work: &Work, cancel: Option<&Arc<AtomicBool>>) -> Answer {
+    pub fn answer_work(&mut self, work: WorkRef<'_>, cancel: Option<&Arc<AtomicBool>>) -> Answer {
+        if !work.can_run_long() {
+            // No clock read, no shared counter touched, for the requests
+            // that always finish in about a millisecond.
+            return self.answer_within(work, &Budget::unlimited());
+        }
         let mut budget = match self.solve_timeout {
             Some(timeout) => Budget::until(Instant::now() + timeout),
             None => Budget::unlimited(),
@@ -327,9 +393,14 @@ impl Workspace {
         if let Some(flag) = cancel {
             budget = budget.with_cancel(Arc::clone(flag));
         }
+        self.answer_within(work, &budget)
+    }
+
+    /// The answer to parsed work within `budget`.
+    fn answer_within(&mut self, work: WorkRef<'_>, budget: &Budget) -> Answer {
         match work {
-            Work::Sudoku { shape, givens } => self.answer_sudoku(*shape, givens, &budget),
-            Work::Slide(board) => match slide::solve_within(board, Goal::BlankLast, &budget) {
+            WorkRef::Sudoku { shape, givens } => self.answer_sudoku(shape, givens, budget),
+            WorkRef::Slide(board) => match slide::solve_within(&board, Goal::BlankLast, budget) {
                 Some(outcome) => Answer::Solved(slide::describe(&outcome).into_bytes()),
                 None => Answer::GaveUp,
             },

@@ -615,12 +615,14 @@ async fn the_metrics_endpoint_answers_odd_requests_as_documented() {
 /// holds does not grow with the text after them.
 #[test]
 fn a_parsed_request_holds_only_its_id_and_cells() {
-    use sudokit_server::pool::Request;
-    use sudokit_server::protocol::parse_body;
+    use sudokit_server::pool::Requests;
+    use sudokit_server::protocol::{Class, Parser};
     let padded = format!("{PUZZLE} {}", "x".repeat(60_000));
-    let request = Request {
-        id: Some(Box::from(&b"7"[..])),
-        work: parse_body(padded.as_bytes()).unwrap(),
-    };
-    assert!(request.size() < 512, "{} bytes", request.size());
+    let mut requests = Requests::default();
+    let mut parser = Parser::default();
+    for _ in 0..16 {
+        let class = requests.add(Some(b"7"), padded.as_bytes(), &mut parser);
+        assert_eq!(class, Ok(Class::Light));
+    }
+    assert!(requests.size() < 16 * 200, "{} bytes", requests.size());
 }
