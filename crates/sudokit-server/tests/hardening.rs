@@ -4,7 +4,7 @@
 //! Bounds are set small by configuration so that each test stays quick, and
 //! every loop is bounded in count and time.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -12,141 +12,26 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sudokit_server::server::{Config, Server, ShutdownReport};
+use sudokit_server::server::Config;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::{TcpSocket, TcpStream};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
-use tokio::time::timeout;
 
-/// A 17-clue puzzle and its solution.
-const PUZZLE: &str =
-    "000000010400000000020000000000050407008000300001090000300400200050100000000806000";
-const SOLUTION: &str =
-    "693784512487512936125963874932651487568247391741398625319475268856129743274836159";
+mod common;
+use common::{Client, Running, PUZZLE, SOLUTION};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio::time::timeout;
 
 /// Every wait gives up after this long rather than hang.
 const LIMIT: Duration = Duration::from_secs(30);
 
-/// A server running in the background and the means to stop it.
-struct Running {
-    addr: SocketAddr,
-    metrics: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<std::io::Result<ShutdownReport>>,
-}
-
-impl Running {
-    /// Starts a server with `config` on ephemeral loopback ports, with
-    /// metrics, without warm-up.
-    async fn start(config: Config) -> Running {
-        let server = Server::bind(Config {
-            listen: "127.0.0.1:0".parse().unwrap(),
-            metrics: Some("127.0.0.1:0".parse().unwrap()),
-            warm_up: false,
-            ..config
-        })
-        .await
-        .unwrap();
-        let addr = server.local_addr().unwrap();
-        let metrics = server.metrics_addr().unwrap();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(server.run(async move {
-            let _ = stopped.await;
-        }));
-        Running {
-            addr,
-            metrics,
-            stop: Some(stop),
-            task,
-        }
-    }
-
-    /// Starts the shutdown and returns its report.
-    async fn shutdown(mut self) -> ShutdownReport {
-        let _ = self.stop.take().unwrap().send(());
-        timeout(LIMIT, self.task)
-            .await
-            .expect("shutdown completes")
-            .unwrap()
-            .unwrap()
-    }
-
-    /// One metric (`sudokit_<name>`) from the metrics endpoint.
-    async fn metric(&self, name: &str) -> u64 {
-        let mut http = TcpStream::connect(self.metrics).await.unwrap();
-        http.write_all(b"GET /metrics HTTP/1.1\r\n\r\n")
-            .await
-            .unwrap();
-        let mut text = String::new();
-        timeout(LIMIT, http.read_to_string(&mut text))
-            .await
-            .unwrap()
-            .unwrap();
-        let prefix = format!("sudokit_{name} ");
-        text.lines()
-            .find_map(|line| line.strip_prefix(&prefix))
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or_else(|| panic!("no {prefix}in\n{text}"))
-    }
-
-    /// Waits until `sudokit_<name>` satisfies `done`, for at most `limit`.
-    async fn await_metric(&self, name: &str, limit: Duration, done: impl Fn(u64) -> bool) -> u64 {
-        let deadline = Instant::now() + limit;
-        loop {
-            let value = self.metric(name).await;
-            if done(value) || Instant::now() > deadline {
-                return value;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-}
-
-/// A client connection that reads reply lines.
-struct Client {
-    reader: BufReader<tokio::net::tcp::OwnedReadHalf>,
-    writer: tokio::net::tcp::OwnedWriteHalf,
-}
-
-impl Client {
-    /// Connects from 127.0.0.1.
-    async fn connect(addr: SocketAddr) -> Client {
-        Client::connect_from(addr, [127, 0, 0, 1].into()).await
-    }
-
-    /// Connects from `source` (any 127.x.y.z is this machine).
-    async fn connect_from(addr: SocketAddr, source: IpAddr) -> Client {
-        let socket = TcpSocket::new_v4().unwrap();
-        socket.bind(SocketAddr::new(source, 0)).unwrap();
-        let stream = timeout(LIMIT, socket.connect(addr)).await.unwrap().unwrap();
-        stream.set_nodelay(true).unwrap();
-        let (read, writer) = stream.into_split();
-        Client {
-            reader: BufReader::new(read),
-            writer,
-        }
-    }
-
-    async fn send(&mut self, bytes: &[u8]) {
-        self.writer.write_all(bytes).await.unwrap();
-    }
-
-    /// The next reply line with its `\r\n`, or `None` at end of stream.
-    async fn line(&mut self) -> Option<String> {
-        let mut line = Vec::new();
-        let n = timeout(LIMIT, self.reader.read_until(b'\n', &mut line))
-            .await
-            .expect("a reply within the time limit")
-            .unwrap();
-        (n > 0).then(|| String::from_utf8(line).unwrap())
-    }
-
-    /// Sends one request and returns its reply.
-    async fn ask(&mut self, request: &str) -> String {
-        self.send(format!("{request}\r\n").as_bytes()).await;
-        self.line().await.expect("a reply")
-    }
+/// Starts a server with `config` on ephemeral loopback ports, with
+/// metrics, without warm-up.
+async fn start(config: Config) -> Running {
+    Running::start(Config {
+        metrics: Some("127.0.0.1:0".parse().unwrap()),
+        warm_up: false,
+        ..config
+    })
+    .await
 }
 
 /// Random 36×36 puzzles with 650 of 1296 clues kept from a random full grid:
@@ -216,7 +101,7 @@ async fn flood(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_stays_within_the_byte_bound_with_long_ids_and_no_reading() {
     let bound = 2 << 20;
-    let server = Running::start(Config {
+    let server = start(Config {
         workers: 2,
         connection_bytes: 512 << 10,
         server_bytes: bound,
@@ -271,7 +156,7 @@ async fn held(server: &Running) -> u64 {
 /// takes the whole solve timeout).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_heavy_grids_leaves_quick_requests_a_worker() {
-    let server = Running::start(Config {
+    let server = start(Config {
         workers: 2,
         solve_timeout: Some(Duration::from_secs(2)),
         ..Config::default()
@@ -319,7 +204,7 @@ async fn a_flood_of_heavy_grids_leaves_quick_requests_a_worker() {
 /// solve timeout), and none of them is counted as answered.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn closing_a_connection_cancels_its_queued_and_running_work() {
-    let server = Running::start(Config {
+    let server = start(Config {
         workers: 2,
         solve_timeout: Some(Duration::from_secs(300)),
         ..Config::default()
@@ -361,7 +246,7 @@ async fn closing_a_connection_cancels_its_queued_and_running_work() {
 /// make room for a newcomer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_and_slowloris_floods_leave_room_for_new_clients() {
-    let server = Running::start(Config {
+    let server = start(Config {
         workers: 1,
         max_connections: 40,
         max_connections_per_peer: 1_000,
@@ -420,7 +305,7 @@ async fn idle_and_slowloris_floods_leave_room_for_new_clients() {
 /// (its connections all busy), while another address is served.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_address_cannot_take_every_slot() {
-    let server = Running::start(Config {
+    let server = start(Config {
         workers: 1,
         max_connections: 30,
         max_connections_per_peer: 10,
@@ -456,7 +341,7 @@ async fn one_address_cannot_take_every_slot() {
 /// — and the shutdown is not forced.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_with_a_client_that_keeps_sending_loses_no_reply() {
-    let server = Running::start(Config {
+    let server = start(Config {
         workers: 2,
         pending_bound: 1_000_000,
         connection_bytes: 1 << 30,
@@ -523,7 +408,7 @@ async fn shutdown_with_a_client_that_keeps_sending_loses_no_reply() {
 /// connection is closed, and the report counts what was left unanswered.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_shutdown_grace_bounds_a_client_that_never_reads() {
-    let server = Running::start(Config {
+    let server = start(Config {
         workers: 2,
         shutdown_grace: Duration::from_millis(500),
         ..Config::default()
@@ -548,7 +433,7 @@ async fn the_shutdown_grace_bounds_a_client_that_never_reads() {
 /// A 15-puzzle is bounded by the solve timeout like a large grid.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fifteen_puzzles_answer_timeout_past_the_solve_timeout() {
-    let server = Running::start(Config {
+    let server = start(Config {
         workers: 2,
         solve_timeout: Some(Duration::from_nanos(1)),
         ..Config::default()
@@ -566,7 +451,7 @@ async fn fifteen_puzzles_answer_timeout_past_the_solve_timeout() {
 
 /// Sends `request` to the metrics endpoint and returns the whole response.
 async fn http(server: &Running, request: &[u8]) -> String {
-    let mut stream = TcpStream::connect(server.metrics).await.unwrap();
+    let mut stream = TcpStream::connect(server.metrics_addr()).await.unwrap();
     let _ = stream.write_all(request).await;
     let mut text = Vec::new();
     let _ = timeout(LIMIT, stream.read_to_end(&mut text)).await.unwrap();
@@ -578,7 +463,7 @@ async fn http(server: &Running, request: &[u8]) -> String {
 /// waiting for more, an oversized head 431.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_metrics_endpoint_answers_odd_requests_as_documented() {
-    let server = Running::start(Config {
+    let server = start(Config {
         workers: 1,
         ..Config::default()
     })
@@ -592,7 +477,7 @@ async fn the_metrics_endpoint_answers_odd_requests_as_documented() {
     assert!(post.starts_with("HTTP/1.1 405 "), "{post}");
     assert!(post.contains("Allow: GET, HEAD\r\n"), "{post}");
     // Garbage that never ends its head is answered without waiting for it.
-    let mut garbage = TcpStream::connect(server.metrics).await.unwrap();
+    let mut garbage = TcpStream::connect(server.metrics_addr()).await.unwrap();
     garbage.write_all(b"\x00\xff\x16\x03 junk\n").await.unwrap();
     let mut text = Vec::new();
     timeout(LIMIT, garbage.read_to_end(&mut text))

@@ -7,18 +7,14 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sudokit::parse::FormatSpec;
 use sudokit::slide::{Board, Goal, Move, Move::*};
-use sudokit_server::server::{Config, Server, ShutdownReport};
+use sudokit_server::server::Config;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+
+mod common;
+use common::{Client, Running, PUZZLE, SOLUTION};
 use tokio::time::timeout;
 
-/// A 17-clue puzzle and its solution.
-const PUZZLE: &str =
-    "000000010400000000020000000000050407008000300001090000300400200050100000000806000";
-const SOLUTION: &str =
-    "693784512487512936125963874932651487568247391741398625319475268856129743274836159";
 /// Hard puzzles (many guesses), for keeping workers busy.
 const HARD: [&str; 3] = [
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
@@ -28,37 +24,7 @@ const HARD: [&str; 3] = [
 /// Every test gives up after this long rather than hang.
 const LIMIT: Duration = Duration::from_secs(10);
 
-/// A server running in the background and the means to stop it.
-struct Running {
-    addr: SocketAddr,
-    metrics: Option<SocketAddr>,
-    stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<std::io::Result<ShutdownReport>>,
-}
-
 impl Running {
-    /// Starts a server with `config` on an ephemeral loopback port.
-    async fn start(config: Config) -> Running {
-        let server = Server::bind(Config {
-            listen: "127.0.0.1:0".parse().unwrap(),
-            ..config
-        })
-        .await
-        .unwrap();
-        let addr = server.local_addr().unwrap();
-        let metrics = server.metrics_addr();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(server.run(async move {
-            let _ = stopped.await;
-        }));
-        Running {
-            addr,
-            metrics,
-            stop: Some(stop),
-            task,
-        }
-    }
-
     /// A server with default limits and two workers.
     async fn default() -> Running {
         Running::start(Config {
@@ -66,54 +32,6 @@ impl Running {
             ..Config::default()
         })
         .await
-    }
-
-    /// Starts the graceful shutdown and waits for it to complete.
-    async fn shutdown(mut self) {
-        let _ = self.stop.take().unwrap().send(());
-        timeout(LIMIT, self.task)
-            .await
-            .expect("shutdown completes")
-            .unwrap()
-            .unwrap();
-    }
-}
-
-/// A client connection that reads reply lines.
-struct Client {
-    reader: BufReader<tokio::net::tcp::OwnedReadHalf>,
-    writer: tokio::net::tcp::OwnedWriteHalf,
-}
-
-impl Client {
-    async fn connect(addr: SocketAddr) -> Client {
-        let stream = TcpStream::connect(addr).await.unwrap();
-        stream.set_nodelay(true).unwrap();
-        let (read, writer) = stream.into_split();
-        Client {
-            reader: BufReader::new(read),
-            writer,
-        }
-    }
-
-    async fn send(&mut self, bytes: &[u8]) {
-        self.writer.write_all(bytes).await.unwrap();
-    }
-
-    /// The next reply line with its `\r\n`, or `None` at end of stream.
-    async fn line(&mut self) -> Option<String> {
-        let mut line = Vec::new();
-        let n = timeout(LIMIT, self.reader.read_until(b'\n', &mut line))
-            .await
-            .expect("a reply within the time limit")
-            .unwrap();
-        (n > 0).then(|| String::from_utf8(line).unwrap())
-    }
-
-    /// Sends one request and returns its reply.
-    async fn ask(&mut self, request: &str) -> String {
-        self.send(format!("{request}\r\n").as_bytes()).await;
-        self.line().await.expect("a reply")
     }
 }
 
@@ -592,7 +510,7 @@ async fn serves_prometheus_metrics() {
     client.ask(&format!("1:{PUZZLE}")).await;
     client.ask("2:nonsense").await;
     client.ask("3:2 3 4 1 5 x 7 6 8").await;
-    let response = scrape_once_written(server.metrics.unwrap(), 3).await;
+    let response = scrape_once_written(server.metrics_addr(), 3).await;
     assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
     assert!(response.contains("text/plain; version=0.0.4"));
     for expected in [
@@ -609,7 +527,7 @@ async fn serves_prometheus_metrics() {
             "missing {expected:?} in {response}"
         );
     }
-    let mut http = TcpStream::connect(server.metrics.unwrap()).await.unwrap();
+    let mut http = TcpStream::connect(server.metrics_addr()).await.unwrap();
     http.write_all(b"GET /other HTTP/1.1\r\n\r\n")
         .await
         .unwrap();
@@ -640,7 +558,7 @@ async fn answers_timeout_past_the_solve_timeout() {
     // 9×9 puzzles never time out (their engine's worst case is bounded).
     let reply = client.ask(&format!("nine:{PUZZLE}")).await;
     assert_eq!(reply, format!("nine:{SOLUTION}\r\n"));
-    let response = scrape_once_written(server.metrics.unwrap(), 2).await;
+    let response = scrape_once_written(server.metrics_addr(), 2).await;
     assert!(
         response.contains("sudokit_timeouts_total 1\n"),
         "{response}"
