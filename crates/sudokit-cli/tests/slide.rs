@@ -2,12 +2,12 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// Runs `sudokit slide ARGS` with `input` on standard input.
-fn slide(args: &[&str], input: &str) -> Output {
+/// Starts `sudokit slide ARGS` and writes `input` to its standard input.
+fn start_slide(args: &[&str], input: &str) -> Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sudokit"))
         .arg("slide")
         .args(args)
@@ -22,7 +22,12 @@ fn slide(args: &[&str], input: &str) -> Output {
         .unwrap()
         .write_all(input.as_bytes())
         .unwrap();
-    child.wait_with_output().unwrap()
+    child
+}
+
+/// Runs `sudokit slide ARGS` with `input` on standard input.
+fn slide(args: &[&str], input: &str) -> Output {
+    start_slide(args, input).wait_with_output().unwrap()
 }
 
 /// Standard output as lines.
@@ -179,20 +184,7 @@ fn missing_file_is_a_usage_error() {
 /// Runs `sudokit slide ARGS` like [`slide`], but kills it and fails the test
 /// if it has not finished within a minute (a hang must not hang the tests).
 fn slide_within_a_minute(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudokit"))
-        .arg("slide")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("sudokit runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    let child = start_slide(args, input);
     let pid = child.id();
     let (done, finished) = mpsc::channel();
     std::thread::spawn(move || done.send(child.wait_with_output()));
