@@ -337,12 +337,15 @@ impl Outbox {
             }
             let mut bytes = std::mem::take(&mut state.output);
             let replies = std::mem::take(&mut state.output_replies);
+            // Counted as gone once handed to the writer, so that a client
+            // that has read a reply never finds it still counted against its
+            // bound; what the socket does not take is counted again.
+            self.release(bytes.len(), &self.metrics.reply_bytes);
             drop(state);
             let result = self.write_some(&bytes);
             state = self.lock();
             let flush = match result {
                 Ok(written) if written == bytes.len() => {
-                    self.release(written, &self.metrics.reply_bytes);
                     state.last_write = Instant::now();
                     self.metrics.responses.fetch_add(replies, Ordering::Relaxed);
                     if state.output.is_empty() {
@@ -354,12 +357,12 @@ impl Outbox {
                 }
                 Ok(written) => {
                     if written > 0 {
-                        self.release(written, &self.metrics.reply_bytes);
                         state.last_write = Instant::now();
                     }
                     // What is left goes back in front of what was gathered
                     // meanwhile.
                     bytes.drain(..written);
+                    self.charge(bytes.len(), &self.metrics.reply_bytes);
                     bytes.extend_from_slice(&state.output);
                     state.output = bytes;
                     state.output_replies += replies;
@@ -368,6 +371,7 @@ impl Outbox {
                 }
                 Err(()) => {
                     state.failed = true;
+                    self.charge(bytes.len(), &self.metrics.reply_bytes);
                     state.output_replies += replies;
                     bytes.extend_from_slice(&state.output);
                     state.output = bytes;
