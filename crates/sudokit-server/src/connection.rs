@@ -49,7 +49,7 @@ use tokio::time::sleep_until;
 
 use crate::metrics::Metrics;
 use crate::outbox::{Interest, Outbox};
-use crate::pool::{Client, Job, Lane, Pool, Requests};
+use crate::pool::{Client, Job, Pool, Requests};
 use crate::protocol::{split_id, write_reply, Class, Parser, MAX_LINE, SERVER_TOO_BUSY};
 use crate::shutdown::{DrainGuard, Shutdown};
 use crate::slots::Slot;
@@ -421,7 +421,7 @@ impl Handler {
             .filter(|&&b| b == b'\n')
             .count();
         self.per_job = lines.div_ceil(self.ctx.pool.threads()).clamp(1, LIGHT_JOB);
-        let mut batch = Batch::default();
+        let mut batch = Requests::default();
         let mut start = 0;
         while let Some(offset) = input[self.scanned..].iter().position(|&b| b == b'\n') {
             let end = self.scanned + offset;
@@ -460,7 +460,7 @@ impl Handler {
         self.input_state = Input::Ended;
         self.line_started = None;
         if !self.input.is_empty() {
-            let mut batch = Batch::default();
+            let mut batch = Requests::default();
             let input = std::mem::take(&mut self.input);
             self.active_at = Instant::now();
             self.request(strip_cr(&input), &mut batch);
@@ -470,7 +470,7 @@ impl Handler {
     }
 
     /// Answers an over-long line and stops reading.
-    fn line_too_long(&mut self, batch: &mut Batch) {
+    fn line_too_long(&mut self, batch: &mut Requests) {
         self.submit(batch);
         let mut bytes = Vec::new();
         write_reply(None, b"Bad Request: line too long", &mut bytes);
@@ -488,9 +488,9 @@ impl Handler {
     /// unanswered requests, too many bytes held (here or server-wide), or
     /// (for heavy work) too much CPU queued. `batch` already holds the
     /// request.
-    fn too_busy(&self, batch: &Batch, class: Class) -> bool {
+    fn too_busy(&self, batch: &Requests, class: Class) -> bool {
         let limits = &self.ctx.limits;
-        let batched = batch.requests.size();
+        let batched = batch.size();
         let held = self.outbox.bytes() + batched;
         // Past half the server's bound, only connections that hold a share
         // of it are turned away, so that a new client is still served while
@@ -498,7 +498,7 @@ impl Handler {
         let server_full = held >= limits.connection_bytes / 8
             && self.ctx.metrics.buffered_bytes() + batched as u64
                 >= (limits.server_bytes / 2) as u64;
-        if self.pending + batch.requests.len() > limits.pending_bound
+        if self.pending + batch.len() > limits.pending_bound
             || held >= limits.connection_bytes / 2
             || server_full
         {
@@ -514,10 +514,10 @@ impl Handler {
     /// One request line: answered at once if bad or too much, else parsed
     /// into the batch (a heavy request is a job of its own; a batch of
     /// [`Handler::per_job`] quick ones is handed on).
-    fn request(&mut self, line: &[u8], batch: &mut Batch) {
+    fn request(&mut self, line: &[u8], batch: &mut Requests) {
         Metrics::bump(&self.ctx.metrics.requests);
         let (id, body) = split_id(line);
-        let class = match batch.requests.add(id, body, &mut self.parser) {
+        let class = match batch.add(id, body, &mut self.parser) {
             Ok(class) => class,
             Err(reason) => {
                 self.submit(batch);
@@ -530,7 +530,7 @@ impl Handler {
             }
         };
         if self.too_busy(batch, class) {
-            drop(batch.requests.split_last());
+            drop(batch.split_last());
             self.submit(batch);
             let mut bytes = Vec::new();
             write_reply(id, SERVER_TOO_BUSY.as_bytes(), &mut bytes);
@@ -540,25 +540,25 @@ impl Handler {
             return;
         }
         if class == Class::Heavy {
-            let heavy = batch.requests.split_last();
+            let heavy = batch.split_last();
             self.submit(batch);
-            self.submit_job(Lane::Heavy, heavy);
-        } else if batch.requests.len() >= self.per_job {
+            self.submit_job(Class::Heavy, heavy);
+        } else if batch.len() >= self.per_job {
             self.submit(batch);
         }
     }
 
     /// Hands the batch's quick requests to the pool as one job.
-    fn submit(&mut self, batch: &mut Batch) {
-        if batch.requests.is_empty() {
+    fn submit(&mut self, batch: &mut Requests) {
+        if batch.is_empty() {
             return;
         }
-        let requests = std::mem::take(&mut batch.requests);
-        self.submit_job(Lane::Light, requests);
+        let requests = std::mem::take(batch);
+        self.submit_job(Class::Light, requests);
     }
 
     /// Hands `requests` to the pool as one job in `lane`.
-    fn submit_job(&mut self, lane: Lane, requests: Requests) {
+    fn submit_job(&mut self, lane: Class, requests: Requests) {
         let count = requests.len();
         let ticket = self.outbox.reserve(count, requests.size(), Instant::now());
         self.pending += count;
@@ -570,13 +570,6 @@ impl Handler {
             },
         );
     }
-}
-
-/// Parsed requests read together, not yet handed to the pool.
-#[derive(Default)]
-struct Batch {
-    /// The requests, in order.
-    requests: Requests,
 }
 
 /// The line without a trailing `\r`.

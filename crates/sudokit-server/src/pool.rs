@@ -5,8 +5,8 @@
 //! reading and writing of other connections. Each worker owns a
 //! [`Workspace`] (one solver per shape, reused for every puzzle).
 //!
-//! **Fairness.** Every connection has its own queues ([`Lane::Light`] jobs of
-//! up to a few dozen quick requests, [`Lane::Heavy`] jobs of one request that
+//! **Fairness.** Every connection has its own queues ([`Class::Light`] jobs of
+//! up to a few dozen quick requests, [`Class::Heavy`] jobs of one request that
 //! may take up to the solve timeout), and the workers serve connections
 //! round-robin, one job at a time, so one client's thousands of queued
 //! requests cannot crowd out another's one. Heavy jobs run on at most all
@@ -161,15 +161,6 @@ pub trait Deliver: Send {
     fn deliver(self: Box<Self>, output: JobOutput);
 }
 
-/// Which queue a job waits in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lane {
-    /// Requests that take at most about a millisecond each.
-    Light,
-    /// One request that may take up to the solve timeout.
-    Heavy,
-}
-
 /// A unit of work: requests from one connection, and where to send their
 /// replies.
 pub struct Job {
@@ -310,7 +301,7 @@ pub struct Client {
 
 impl Client {
     /// Queues `job` in `lane` behind this connection's earlier jobs.
-    pub fn submit(&self, lane: Lane, job: Job) {
+    pub fn submit(&self, lane: Class, job: Job) {
         let mut state = lock(&self.shared.state);
         let State {
             queues,
@@ -323,14 +314,14 @@ impl Client {
             return;
         };
         match lane {
-            Lane::Light => {
+            Class::Light => {
                 queues.light.push_back(job);
                 if !queues.in_light_ring {
                     queues.in_light_ring = true;
                     light_ring.push_back(self.key);
                 }
             }
-            Lane::Heavy => {
+            Class::Heavy => {
                 queues.heavy.push_back(job);
                 if !queues.in_heavy_ring {
                     queues.in_heavy_ring = true;
@@ -493,7 +484,7 @@ struct Taken {
     /// Its connection's key.
     key: u64,
     /// Its lane.
-    lane: Lane,
+    lane: Class,
     /// Its connection's cancel flag.
     cancel: Arc<AtomicBool>,
     /// Its connection's measured heavy cost.
@@ -515,7 +506,7 @@ impl State {
                 .or_else(|| self.take_light())
         };
         if let Some(taken) = &taken {
-            self.light_turn = taken.lane == Lane::Heavy;
+            self.light_turn = taken.lane == Class::Heavy;
         }
         taken
     }
@@ -549,7 +540,7 @@ impl State {
                 return Some(Taken {
                     job,
                     key,
-                    lane: Lane::Heavy,
+                    lane: Class::Heavy,
                     cancel: Arc::clone(&queues.cancel),
                     cost: Arc::clone(&queues.cost),
                 });
@@ -576,7 +567,7 @@ impl State {
             return Some(Taken {
                 job,
                 key,
-                lane: Lane::Light,
+                lane: Class::Light,
                 cancel: Arc::clone(&queues.cancel),
                 cost: Arc::clone(&queues.cost),
             });
@@ -636,7 +627,7 @@ fn work(shared: &Shared, solve_timeout: Option<Duration>) {
         if std::panic::catch_unwind(run).is_err() {
             workspace = workspace.fresh();
         }
-        if lane == Lane::Heavy {
+        if lane == Class::Heavy {
             cost.record(started.elapsed());
             let mut state = lock(&shared.state);
             state.heavy_running -= 1;
@@ -717,7 +708,7 @@ mod tests {
             requests: requests(&["a:123456780", "1...............", "c:1 2 3 4 5 6 7 x 8"]),
             reply: Box::new(reply),
         };
-        client.submit(Lane::Light, job);
+        client.submit(Class::Light, job);
         let out = rx.recv().unwrap();
         assert_eq!(
             String::from_utf8(out.bytes).unwrap(),
@@ -737,7 +728,7 @@ mod tests {
             requests: requests(&["123456780"]),
             reply: Box::new(reply),
         };
-        client.submit(Lane::Light, job);
+        client.submit(Class::Light, job);
         // The job was dropped, and with it the only sender.
         assert!(rx.recv().is_err());
         assert_eq!(pool.depth(), 0);
