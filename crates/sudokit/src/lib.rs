@@ -13,6 +13,7 @@ pub mod generate;
 pub mod grid;
 pub mod lines;
 pub mod parse;
+pub mod rows;
 pub mod search;
 pub mod slide;
 pub mod solver;
