@@ -81,10 +81,11 @@ fn analyze_reports_a_long_line_as_an_invalid_puzzle() {
         .collect();
     assert_eq!(records.len(), 3);
     assert_eq!(records[0]["status"], "unique");
-    assert_eq!(records[1]["puzzle"], 2);
+    assert_eq!(records[1]["number"], 2);
+    assert_eq!(records[1]["puzzle"], serde_json::Value::Null);
     assert_eq!(records[1]["id"], serde_json::Value::Null);
     assert_eq!(records[1]["status"], "invalid");
-    assert_eq!(records[1]["error"], "longer than 64 bytes");
+    assert_eq!(records[1]["error"], "line 2: longer than 64 bytes");
     assert_eq!(records[2]["id"], "x");
     assert_eq!(records[2]["status"], "unique");
 }

@@ -89,6 +89,8 @@ pub struct Verdict<'a> {
     pub line: u64,
     /// The line's `id:`, if any.
     pub id: Option<&'a str>,
+    /// The puzzle's cell text as read (empty for a line too long to read).
+    pub cells: &'a [u8],
     /// The analysis, or why the line is invalid.
     pub result: Result<Analysis, ParseError>,
 }
@@ -134,14 +136,22 @@ impl Summary {
 #[derive(Debug, thiserror::Error)]
 pub enum AnalyzeError {
     /// Reading the input failed.
-    #[error("reading input: {0}")]
+    #[error("reading input")]
     Read(#[source] io::Error),
     /// The sink (writing output) failed.
-    #[error("writing output: {0}")]
+    #[error("writing output")]
     Write(#[source] io::Error),
     /// `--symbols` does not fit the puzzles' size.
     #[error(transparent)]
     Alphabet(AlphabetError),
+    /// `--box` does not fit the first puzzle: every line would be invalid.
+    #[error("line {line}: {error}")]
+    Format {
+        /// The first puzzle's line.
+        line: u64,
+        /// The mismatch.
+        error: FormatError,
+    },
 }
 
 /// Whether every given of a puzzle with a unique solution is needed: removing
@@ -224,6 +234,7 @@ fn analyze_piece<'a>(
             result.verdicts.push(Verdict {
                 line: result.lines,
                 id: None,
+                cells: bare,
                 result: Ok(analyze_puzzle(solver, &givens, options, &mut scratch)),
             });
             continue;
@@ -247,6 +258,7 @@ fn analyze_piece<'a>(
                 result.verdicts.push(Verdict {
                     line: result.lines,
                     id,
+                    cells,
                     result: analysis,
                 });
             }
@@ -260,6 +272,7 @@ fn too_long(line: u64, max: usize) -> Verdict<'static> {
     Verdict {
         line,
         id: None,
+        cells: b"",
         result: Err(ParseError::TooLong(TooLong { max })),
     }
 }
@@ -365,9 +378,16 @@ where
                         break;
                     }
                     Err(FormatError::Alphabet(e)) => return Err(AnalyzeError::Alphabet(e)),
+                    Err(e @ FormatError::BoxMismatch { .. }) => {
+                        return Err(AnalyzeError::Format {
+                            line: line_base + 1,
+                            error: e,
+                        })
+                    }
                     Err(FormatError::Line(error)) => verdicts.push(Verdict {
                         line: line_base + 1,
                         id,
+                        cells,
                         result: Err(error),
                     }),
                 },

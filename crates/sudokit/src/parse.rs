@@ -360,6 +360,16 @@ pub enum FormatError {
     /// `--symbols` does not fit the size: no line can be read.
     #[error("--symbols: {0}")]
     Alphabet(#[from] AlphabetError),
+    /// `--box` gives another size than the first puzzle's, which is a whole
+    /// grid of another size: every line would be invalid, so the flag is
+    /// wrong, not the input.
+    #[error("--box {shape} makes {side}x{side} grids of {expected} cells, but the first puzzle has {found} cells (a {found_side}x{found_side} grid)", side = shape.side(), expected = shape.cell_count(), found_side = (*found as f64).sqrt() as usize)]
+    BoxMismatch {
+        /// The shape `--box` gave.
+        shape: Shape,
+        /// Cells of the first puzzle.
+        found: usize,
+    },
 }
 
 impl FormatSpec {
@@ -367,7 +377,13 @@ impl FormatSpec {
     /// (also for one self-contained puzzle, such as a server request).
     pub fn resolve(&self, first_cells: &[u8]) -> Result<Format, FormatError> {
         let shape = match self.shape {
-            Some(shape) => shape,
+            Some(shape) => {
+                let found = char_count(first_cells);
+                if found != shape.cell_count() && Shape::for_cell_count(found).is_ok() {
+                    return Err(FormatError::BoxMismatch { shape, found });
+                }
+                shape
+            }
             None => Shape::for_cell_count(char_count(first_cells)).map_err(ParseError::from)?,
         };
         Ok(Format::new(shape, self.symbols.as_deref())?)

@@ -248,7 +248,10 @@ impl<R: Read> Joiner<R> {
                 self.flush_grid();
                 self.pass(&line);
             }
-            Line::Puzzle { id: Some(id), cells } if cells.is_empty() => {
+            Line::Puzzle {
+                id: Some(id),
+                cells,
+            } if cells.is_empty() => {
                 self.flush_grid();
                 self.grid.id = Some(id.as_bytes().to_vec());
                 self.grid.lines = 1;

@@ -1,8 +1,8 @@
-//! `sudokit analyze [FILE|-]`: unique, none or multiple for every puzzle
-//! (SPEC §2), in English, in the challenge's Chinese, or as JSON lines.
+//! `sudokit analyze [FILE|PUZZLE…]`: unique, none or multiple for every
+//! puzzle (SPEC §2), in English, in the challenge's Chinese, or as records
+//! (JSON lines, CSV).
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -10,18 +10,22 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use serde::Serialize;
-use sudokit::analyze::{analyze_stream, AnalyzeOptions, Summary, Verdict};
+use serde_json::Value;
+use sudokit::analyze::{analyze_stream, AnalyzeError, AnalyzeOptions, Summary, Verdict};
 use sudokit::parse::Format;
 use sudokit::solver::Status;
 
-use super::{open_input, push_number, EngineArgs, FormatArgs, LineArgs, ThreadArgs};
+use super::input::{locate, InputArgs};
+use super::output::{
+    csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
+};
+use super::{push_number, status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs};
 
 /// Options of `sudokit analyze`.
 #[derive(clap::Args, Debug)]
 pub struct AnalyzeArgs {
-    /// Puzzles, one per line; `-` or nothing for standard input.
-    pub input: Option<PathBuf>,
+    #[command(flatten)]
+    pub input: InputArgs,
     #[command(flatten)]
     pub format: FormatArgs,
     #[command(flatten)]
@@ -33,13 +37,12 @@ pub struct AnalyzeArgs {
     /// Language of the text output: `en`, or `zh` for the challenge's wording.
     #[arg(long, value_enum, default_value_t = Lang::En)]
     pub lang: Lang,
-    /// Output format: `text` lines, or `jsonl` (one JSON object per puzzle).
-    #[arg(long = "format", value_enum, default_value_t = OutputFormat::Text)]
-    pub output: OutputFormat,
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// Also say whether each unique puzzle is minimal (every clue needed).
     #[arg(long)]
     pub minimal: bool,
-    /// No summary on standard error.
+    /// No summary and no progress bar on standard error.
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -51,15 +54,6 @@ pub enum Lang {
     En,
     /// `谜题 # 1 有唯一解`, the challenge's original wording.
     Zh,
-}
-
-/// Shape of the output.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OutputFormat {
-    /// One sentence per puzzle.
-    Text,
-    /// One JSON object per puzzle.
-    Jsonl,
 }
 
 /// The words of one language.
@@ -93,32 +87,24 @@ const CHINESE: Wording = Wording {
     not_minimal: "，不是最小谜题",
 };
 
-/// One line of `--format jsonl`.
-#[derive(Serialize)]
-struct Record<'a> {
-    puzzle: u64,
-    id: Option<&'a str>,
-    status: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    solution: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    clues: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    minimal: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
+/// The command's own fields, after the common ones.
+const FIELDS: [&str; 3] = ["solution", "clues", "minimal"];
 
 /// Verdicts formatted per task: large enough that a task's overhead is
 /// nothing beside its formatting, small enough to spread a block over cores.
 const FORMAT_CHUNK: usize = 4096;
 
-/// Writes verdicts as they come, numbering puzzles across blocks.
+/// Writes verdicts as they come, numbering puzzles across blocks and
+/// sources.
 struct Printer {
     output: OutputFormat,
     words: &'static Wording,
     /// Puzzles printed so far (the next one is `printed + 1`).
     printed: u64,
+    /// The source being read, named in errors when there are several.
+    source: Option<String>,
+    /// The CSV columns.
+    columns: Vec<&'static str>,
 }
 
 impl Printer {
@@ -132,9 +118,14 @@ impl Printer {
                 let mut out = Vec::with_capacity(chunk.len() * 48);
                 for (j, verdict) in chunk.iter().enumerate() {
                     let number = first + (i * FORMAT_CHUNK + j) as u64;
-                    match self.output {
-                        OutputFormat::Text => write_text(&mut out, self.words, number, verdict),
-                        OutputFormat::Jsonl => write_json(&mut out, format, number, verdict)?,
+                    if self.output == OutputFormat::Text {
+                        write_text(&mut out, self.words, number, verdict);
+                    } else {
+                        let record = self.record(format, number, verdict);
+                        match self.output {
+                            OutputFormat::Csv => record.write_csv(&self.columns, &mut out),
+                            _ => record.write_json(&mut out),
+                        }
                     }
                 }
                 Ok(out)
@@ -151,10 +142,7 @@ impl Printer {
 
 /// One sentence: `[id:]Puzzle # N has …`.
 fn write_text(out: &mut Vec<u8>, words: &Wording, number: u64, verdict: &Verdict<'_>) {
-    if let Some(id) = verdict.id {
-        out.extend_from_slice(id.as_bytes());
-        out.push(b':');
-    }
+    push_id(out, verdict.id);
     out.extend_from_slice(words.puzzle.as_bytes());
     push_number(out, number);
     match &verdict.result {
@@ -173,91 +161,114 @@ fn write_text(out: &mut Vec<u8>, words: &Wording, number: u64, verdict: &Verdict
         }
         Err(error) => {
             out.extend_from_slice(words.invalid.as_bytes());
-            out.extend_from_slice(error.to_string().as_bytes());
+            out.extend_from_slice(escape_controls(&error.to_string()).as_bytes());
         }
     }
     out.push(b'\n');
 }
 
-/// One JSON object per line (see [`Record`]).
-fn write_json(
-    out: &mut Vec<u8>,
-    format: Option<&Format>,
-    number: u64,
-    verdict: &Verdict<'_>,
-) -> io::Result<()> {
-    let mut record = Record {
-        puzzle: number,
-        id: verdict.id,
-        status: "invalid",
-        solution: None,
-        clues: None,
-        minimal: None,
-        error: None,
-    };
-    match &verdict.result {
-        Ok(analysis) => {
-            record.status = match analysis.status {
-                Status::Unique => "unique",
-                Status::None => "none",
-                Status::Multiple => "multiple",
-            };
-            record.clues = Some(analysis.clues);
-            record.minimal = analysis.minimal;
-            let unique = analysis.status == Status::Unique;
-            if let (Some(grid), Some(format), true) = (&analysis.solution, format, unique) {
+impl Printer {
+    /// The record of one verdict (for `--format jsonl` and `csv`).
+    fn record<'a>(
+        &self,
+        format: Option<&Format>,
+        number: u64,
+        verdict: &Verdict<'a>,
+    ) -> Record<'a> {
+        let analysis = match &verdict.result {
+            Ok(analysis) => analysis,
+            Err(error) => {
+                let error = locate(self.source.as_deref(), verdict.line, error);
+                let mut record = Record::invalid(number, verdict.id, Some(verdict.cells), error);
+                record.shape = format.map(Format::shape);
+                return record;
+            }
+        };
+        let solution = match (&analysis.solution, format, analysis.status) {
+            (Some(grid), Some(format), Status::Unique) => {
                 let mut text = Vec::with_capacity(grid.len());
                 format.alphabet().write_cells(grid, &mut text);
-                record.solution = Some(String::from_utf8_lossy(&text).into_owned());
+                Value::from(String::from_utf8_lossy(&text).into_owned())
             }
+            _ => Value::Null,
+        };
+        Record {
+            number,
+            id: verdict.id,
+            puzzle: Some(String::from_utf8_lossy(verdict.cells)),
+            shape: format.map(Format::shape),
+            status: status_word(analysis.status),
+            fields: vec![
+                ("solution", solution),
+                ("clues", Value::from(analysis.clues)),
+                ("minimal", analysis.minimal.map_or(Value::Null, Value::from)),
+            ],
+            error: None,
         }
-        Err(error) => record.error = Some(error.to_string()),
     }
-    serde_json::to_writer(&mut *out, &record)?;
-    out.push(b'\n');
-    Ok(())
 }
 
 /// Runs `sudokit analyze`.
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     let threads = args.threads.install()?;
     let started = Instant::now();
-    let input = open_input(args.input.as_deref())?;
-    let total_bytes = args
-        .input
-        .as_deref()
-        .and_then(|p| std::fs::metadata(p).ok())
-        .filter(|m| m.is_file())
-        .map(|m| m.len());
+    let spec = args.format.spec();
+    let sources = args.input.open(&spec)?;
+    let several = sources.len() > 1;
+    let total_bytes = sources.iter().map(|s| s.size).sum::<Option<u64>>();
     let show_progress = !args.quiet && io::stderr().is_terminal();
-    let analysed = Arc::new(AtomicU64::new(0));
+    let progress = Progress::default();
+    let output = args.output.format;
     let options = AnalyzeOptions {
-        spec: args.format.spec(),
+        spec,
         minimal: args.minimal,
-        solutions: args.output == OutputFormat::Jsonl,
+        solutions: output != OutputFormat::Text,
         engine: args.engine.engine,
-        progress: show_progress.then(|| analysed.clone()),
+        progress: show_progress.then(|| progress.current.clone()),
         max_line: args.lines.max_line,
     };
     let mut printer = Printer {
-        output: args.output,
+        output,
         words: if args.lang == Lang::Zh {
             &CHINESE
         } else {
             &ENGLISH
         },
         printed: 0,
+        source: None,
+        columns: csv_columns(&FIELDS),
     };
+    if output == OutputFormat::Csv {
+        let mut header = Vec::new();
+        write_csv_header(&printer.columns, &mut header);
+        io::stdout().lock().write_all(&header)?;
+    }
+    let side = options.spec.shape.map(|s| s.side());
     let finished = AtomicBool::new(false);
     let summary = std::thread::scope(|scope| {
         if show_progress {
-            scope.spawn(|| show_progress_bar(total_bytes, &analysed, &finished, started));
+            scope.spawn(|| show_progress_bar(total_bytes, &progress, &finished, started));
         }
-        let summary = analyze_stream(input, &options, |format, verdicts| {
-            printer.write(format, verdicts)
+        let mut total = Summary::default();
+        let result = sources.into_iter().try_for_each(|source| {
+            let name = source.name.clone();
+            printer.source = several.then(|| name.clone());
+            let input = source.reader(side, options.max_line)?;
+            let summary = analyze_stream(input, &options, |format, verdicts| {
+                printer.write(format, verdicts)
+            })
+            .map_err(|e| match e {
+                AnalyzeError::Read(e) => anyhow::anyhow!("reading {name}: {e}"),
+                AnalyzeError::Write(e) => anyhow::Error::new(e).context("writing output"),
+                other if several => anyhow::anyhow!("{name}: {other}"),
+                other => other.into(),
+            })?;
+            progress.source_done();
+            add_summary(&mut total, &summary);
+            anyhow::Ok(())
         });
         finished.store(true, Ordering::Relaxed);
-        summary
+        result.map(|()| total)
     })?;
     if !args.quiet {
         print_summary(&summary, args.lang, threads, started.elapsed());
@@ -269,12 +280,44 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// Adds a source's totals to the run's.
+fn add_summary(total: &mut Summary, source: &Summary) {
+    total.unique += source.unique;
+    total.none += source.none;
+    total.multiple += source.multiple;
+    total.invalid += source.invalid;
+    total.read_time += source.read_time;
+    total.compute_time += source.compute_time;
+    total.write_time += source.write_time;
+}
+
+/// Bytes analysed so far: those of the sources finished, and the current
+/// source's, which the analyzer keeps up to date.
+#[derive(Default)]
+struct Progress {
+    finished_sources: AtomicU64,
+    current: Arc<AtomicU64>,
+}
+
+impl Progress {
+    /// Bytes analysed in all.
+    fn bytes(&self) -> u64 {
+        self.finished_sources.load(Ordering::Relaxed) + self.current.load(Ordering::Relaxed)
+    }
+
+    /// Moves the current source's bytes to the finished ones.
+    fn source_done(&self) {
+        let bytes = self.current.swap(0, Ordering::Relaxed);
+        self.finished_sources.fetch_add(bytes, Ordering::Relaxed);
+    }
+}
+
 /// Draws a progress bar of the bytes analysed, from one second into the run
 /// until `finished`; a bar with an ETA when the input's size is known, a
 /// spinner otherwise.
 fn show_progress_bar(
     total_bytes: Option<u64>,
-    analysed: &AtomicU64,
+    analysed: &Progress,
     finished: &AtomicBool,
     started: Instant,
 ) {
@@ -291,7 +334,7 @@ fn show_progress_bar(
         if bar.is_hidden() && started.elapsed() > DELAY {
             bar.set_draw_target(ProgressDrawTarget::stderr());
         }
-        bar.set_position(analysed.load(Ordering::Relaxed));
+        bar.set_position(analysed.bytes());
     }
     bar.finish_and_clear();
 }

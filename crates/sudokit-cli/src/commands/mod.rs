@@ -4,7 +4,9 @@ pub mod analyze;
 pub mod canon;
 pub mod count;
 pub mod generate;
+pub mod input;
 pub mod load;
+pub mod output;
 pub mod search;
 pub mod serve;
 pub mod slide;
@@ -19,12 +21,14 @@ use sudokit::grid::Shape;
 use sudokit::lines::{LineReader, DEFAULT_MAX_LINE};
 use sudokit::parse::FormatSpec;
 use sudokit::solver::choice::EngineChoice;
+use sudokit::solver::Status;
 
 /// `--box` and `--symbols`, taken by every Sudoku command.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct FormatArgs {
     /// Box shape RxC (rows x columns per box), e.g. 2x3 or 3x2. Default: from
-    /// the first puzzle's size, with R <= C and R as large as possible.
+    /// the cell count of each source's first puzzle (36 cells: 2x3), with
+    /// R <= C and R as large as possible.
     #[arg(long = "box", value_name = "RxC")]
     pub shape: Option<Shape>,
     /// The N symbols in digit order, e.g. ABCDEFGHIJKLMNOP or 0123456789ABCDEF.
@@ -86,7 +90,7 @@ pub struct EngineArgs {
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct ThreadArgs {
     /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
 }
 
@@ -123,6 +127,15 @@ pub fn inputs_from_args(args: &[String]) -> anyhow::Result<Box<dyn Read + Send>>
         [] => open_input(None),
         [one] if one == "-" || Path::new(one).is_file() => open_input(Some(&PathBuf::from(one))),
         puzzles => Ok(Box::new(io::Cursor::new(puzzles.join("\n").into_bytes()))),
+    }
+}
+
+/// The status word of every output format: `unique`, `none`, `multiple`.
+pub fn status_word(status: Status) -> &'static str {
+    match status {
+        Status::Unique => "unique",
+        Status::None => "none",
+        Status::Multiple => "multiple",
     }
 }
 

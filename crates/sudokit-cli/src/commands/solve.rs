@@ -1,20 +1,26 @@
-//! `sudokit solve [FILE|-|PUZZLE…]`: a solution for every puzzle (SPEC §3).
+//! `sudokit solve [FILE|PUZZLE…]`: the solution of every puzzle (SPEC §3),
+//! as lines, grids (`--pretty`) or records.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use sudokit::analyze::{analyze_stream, AnalyzeOptions, Verdict};
+use serde_json::Value;
+use sudokit::analyze::{analyze_stream, AnalyzeError, AnalyzeOptions, Verdict};
 use sudokit::grid::Shape;
 use sudokit::parse::Format;
+use sudokit::solver::Status;
 
-use super::{inputs_from_args, EngineArgs, FormatArgs, LineArgs, ThreadArgs};
+use super::input::{locate, InputArgs};
+use super::output::{
+    csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
+};
+use super::{status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs};
 
 /// Options of `sudokit solve`.
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// A file of puzzles (one per line), `-` for standard input, or puzzles
-    /// themselves. Nothing: standard input.
-    pub inputs: Vec<String>,
+    #[command(flatten)]
+    pub input: InputArgs,
     #[command(flatten)]
     pub format: FormatArgs,
     #[command(flatten)]
@@ -23,65 +29,155 @@ pub struct SolveArgs {
     pub engine: EngineArgs,
     #[command(flatten)]
     pub lines: LineArgs,
-    /// Print each solution as a grid, with `|` and `-` between boxes.
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// Print each solution as a grid, with `|` and `-` between boxes (text
+    /// output; such grids can be read back by every command).
     #[arg(long)]
     pub pretty: bool,
 }
 
+/// The command's own field, after the common ones.
+const FIELDS: [&str; 1] = ["solution"];
+
+/// What `solve` prints for a puzzle without a solution.
+const NO_SOLUTION: &str = "No solution";
+
+/// What `solve` prints for a puzzle with several solutions.
+const MULTIPLE_SOLUTIONS: &str = "Multiple solutions";
+
 /// Runs `sudokit solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     args.threads.install()?;
-    let input = inputs_from_args(&args.inputs)?;
+    let spec = args.format.spec();
+    let sources = args.input.open(&spec)?;
+    let several = sources.len() > 1;
     let options = AnalyzeOptions {
-        spec: args.format.spec(),
+        spec,
         minimal: false,
         solutions: true,
         engine: args.engine.engine,
         progress: None,
         max_line: args.lines.max_line,
     };
+    let side = options.spec.shape.map(|s| s.side());
+    let columns = csv_columns(&FIELDS);
     let mut out = Vec::new();
-    let summary = analyze_stream(input, &options, |format, verdicts| {
-        out.clear();
-        for verdict in verdicts {
-            write_verdict(&mut out, format, verdict, args.pretty);
-        }
-        let mut stdout = io::stdout().lock();
-        stdout.write_all(&out)?;
-        stdout.flush()
-    })?;
-    Ok(if summary.invalid > 0 {
+    if args.output.format == OutputFormat::Csv {
+        write_csv_header(&columns, &mut out);
+    }
+    let (mut number, mut invalid) = (0u64, 0u64);
+    for source in sources {
+        let name = source.name.clone();
+        let shown = several.then_some(name.as_str());
+        let input = source.reader(side, options.max_line)?;
+        let summary = analyze_stream(input, &options, |format, verdicts| {
+            for verdict in verdicts {
+                number += 1;
+                let printing = Printing {
+                    format,
+                    number,
+                    source: shown,
+                };
+                match args.output.format {
+                    OutputFormat::Text => printing.text(&mut out, verdict, args.pretty),
+                    OutputFormat::Jsonl => printing.record(verdict).write_json(&mut out),
+                    OutputFormat::Csv => printing.record(verdict).write_csv(&columns, &mut out),
+                }
+            }
+            let mut stdout = io::stdout().lock();
+            stdout.write_all(&out)?;
+            out.clear();
+            stdout.flush()
+        })
+        .map_err(|e| match e {
+            AnalyzeError::Read(e) => anyhow::anyhow!("reading {name}: {e}"),
+            AnalyzeError::Write(e) => anyhow::Error::new(e).context("writing output"),
+            other if several => anyhow::anyhow!("{name}: {other}"),
+            other => other.into(),
+        })?;
+        invalid += summary.invalid;
+    }
+    io::stdout().lock().write_all(&out)?;
+    Ok(if invalid > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
 }
 
-fn write_verdict(out: &mut Vec<u8>, format: Option<&Format>, verdict: &Verdict<'_>, pretty: bool) {
-    let analysis = match &verdict.result {
-        Ok(analysis) => analysis,
-        Err(error) => {
-            out.extend_from_slice(format!("line {}: {error}\n", verdict.line).as_bytes());
-            return;
-        }
-    };
-    if let Some(id) = verdict.id {
-        out.extend_from_slice(id.as_bytes());
-        out.push(b':');
-        if pretty && analysis.solution.is_some() {
-            out.push(b'\n');
-        }
+/// What printing one verdict needs to know besides the verdict.
+struct Printing<'s> {
+    /// The source's format, once settled.
+    format: Option<&'s Format>,
+    /// The record's number in the run.
+    number: u64,
+    /// The source's name, when the run reads several.
+    source: Option<&'s str>,
+}
+
+impl Printing<'_> {
+    /// The solution in the source's alphabet, when there is exactly one.
+    fn solution(&self, verdict: &Verdict<'_>) -> Option<Vec<u8>> {
+        let analysis = verdict.result.as_ref().ok()?;
+        let (grid, format) = (analysis.solution.as_ref()?, self.format?);
+        (analysis.status == Status::Unique).then(|| {
+            let mut text = Vec::with_capacity(grid.len());
+            format.alphabet().write_cells(grid, &mut text);
+            text
+        })
     }
-    match (&analysis.solution, format) {
-        (Some(grid), Some(format)) if pretty => {
-            write_pretty(out, format, grid);
-            out.push(b'\n');
+
+    /// One answer as text: `[id:]solution`, a grid, `No solution`, `Multiple
+    /// solutions`, or `line N: reason`.
+    fn text(&self, out: &mut Vec<u8>, verdict: &Verdict<'_>, pretty: bool) {
+        push_id(out, verdict.id);
+        let analysis = match &verdict.result {
+            Ok(analysis) => analysis,
+            Err(error) => {
+                let error = locate(self.source, verdict.line, error);
+                out.extend_from_slice(escape_controls(&error).as_bytes());
+                out.push(b'\n');
+                return;
+            }
+        };
+        match (&analysis.solution, self.format, analysis.status) {
+            (Some(grid), Some(format), Status::Unique) if pretty => {
+                if verdict.id.is_some() {
+                    out.push(b'\n');
+                }
+                write_pretty(out, format, grid);
+            }
+            (Some(grid), Some(format), Status::Unique) => format.alphabet().write_cells(grid, out),
+            (_, _, Status::Multiple) => out.extend_from_slice(MULTIPLE_SOLUTIONS.as_bytes()),
+            _ => out.extend_from_slice(NO_SOLUTION.as_bytes()),
         }
-        (Some(grid), Some(format)) => {
-            format.alphabet().write_cells(grid, out);
-            out.push(b'\n');
-        }
-        _ => out.extend_from_slice(b"No solution\n"),
+        out.push(b'\n');
+    }
+
+    /// One answer as a record.
+    fn record<'a>(&self, verdict: &Verdict<'a>) -> Record<'a> {
+        let shape: Option<Shape> = self.format.map(Format::shape);
+        let mut record = match &verdict.result {
+            Ok(analysis) => Record {
+                number: self.number,
+                id: verdict.id,
+                puzzle: Some(String::from_utf8_lossy(verdict.cells)),
+                status: status_word(analysis.status),
+                fields: vec![(
+                    "solution",
+                    self.solution(verdict)
+                        .map_or(Value::Null, |s| String::from_utf8_lossy(&s).into()),
+                )],
+                ..Record::default()
+            },
+            Err(error) => {
+                let error = locate(self.source, verdict.line, error);
+                Record::invalid(self.number, verdict.id, Some(verdict.cells), error)
+            }
+        };
+        record.shape = shape;
+        record
     }
 }
 

@@ -1,0 +1,258 @@
+//! Where puzzles come from: one rule for every command that reads them.
+//!
+//! Operands are files, read in the order given: `-` is standard input, and
+//! any path that opens is read (a regular file, a FIFO, `/dev/stdin`, a
+//! process substitution `<(…)`). An operand that names no existing file but
+//! reads as one whole puzzle of its own (SPEC §1: a square number of cells,
+//! only symbols and blanks, an optional `id:`; or a grid over several lines)
+//! is that puzzle, so `sudokit solve 0007040…` works; `--puzzle P` says
+//! so explicitly, whatever files exist. Anything else is a file that cannot
+//! be opened: `cannot open PATH: reason`, exit status 2, before any output.
+//! No operand at all means standard input.
+//!
+//! Each source is read on its own (the first puzzle of each sets its size),
+//! and grids written over several lines are joined ([`sudokit::rows`]).
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use anyhow::Context;
+use sudokit::grid::{Puzzle, Shape};
+use sudokit::lines::LineReader;
+use sudokit::parse::{classify, Format, FormatError, FormatSpec, Line, ParseError};
+use sudokit::rows::RowsReader;
+
+/// The operands of a command that reads puzzles.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct InputArgs {
+    /// Files of puzzles, one per line or one grid over several lines, read in
+    /// order (`-`: standard input; FIFOs and devices too). An operand that is
+    /// no existing file but reads as a whole puzzle is that puzzle. None:
+    /// standard input.
+    #[arg(value_name = "FILE|PUZZLE")]
+    pub operands: Vec<OsString>,
+    /// A puzzle given on the command line, whatever files exist (repeatable;
+    /// read after the operands).
+    #[arg(long = "puzzle", value_name = "PUZZLE")]
+    pub puzzles: Vec<String>,
+}
+
+/// One place puzzles are read from.
+pub struct Source {
+    /// How error messages name it: the path, `-`, or `argument K`.
+    pub name: String,
+    /// Its length in bytes, when it is a regular file (for a progress bar).
+    pub size: Option<u64>,
+    reader: Box<dyn Read + Send>,
+}
+
+impl Source {
+    /// Standard input, named `-`.
+    fn stdin() -> Source {
+        Source {
+            name: "-".to_string(),
+            size: None,
+            reader: Box::new(io::stdin()),
+        }
+    }
+
+    /// The source's text, with grids over several lines joined into one line
+    /// each. `side` is the grid's side when `--box` gave it.
+    pub fn reader(
+        self,
+        side: Option<usize>,
+        max_line: usize,
+    ) -> anyhow::Result<Box<dyn Read + Send>> {
+        let name = self.name;
+        let rows = RowsReader::new(self.reader, side, max_line)
+            .map_err(|e| anyhow::anyhow!("cannot read {name}: {e}"))?;
+        Ok(Box::new(rows))
+    }
+}
+
+impl InputArgs {
+    /// Opens every source in order, so that a missing file stops the command
+    /// before it prints anything. `spec` decides whether an operand that is
+    /// no file reads as a puzzle.
+    pub fn open(&self, spec: &FormatSpec) -> anyhow::Result<Vec<Source>> {
+        let mut sources = Vec::new();
+        let mut inline = 0;
+        let mut inline_source = |text: &str| {
+            inline += 1;
+            Source {
+                name: format!("argument {inline}"),
+                size: Some(text.len() as u64),
+                reader: Box::new(io::Cursor::new(text.as_bytes().to_vec())),
+            }
+        };
+        for operand in &self.operands {
+            if operand == "-" {
+                sources.push(Source::stdin());
+                continue;
+            }
+            let path = Path::new(operand);
+            if path.symlink_metadata().is_err() {
+                if let Some(text) = operand.to_str().filter(|t| reads_as_puzzle(t, spec)) {
+                    sources.push(inline_source(text));
+                    continue;
+                }
+            }
+            sources.push(open_file(path)?);
+        }
+        for puzzle in &self.puzzles {
+            sources.push(inline_source(puzzle));
+        }
+        if sources.is_empty() {
+            sources.push(Source::stdin());
+        }
+        Ok(sources)
+    }
+}
+
+/// Opens a file operand; a directory is refused here, where its name is
+/// known, rather than failing at the first read.
+fn open_file(path: &Path) -> anyhow::Result<Source> {
+    let name = path.display().to_string();
+    let cannot = |e: io::Error| anyhow::anyhow!("cannot open {name}: {e}");
+    let metadata = path.metadata().map_err(cannot)?;
+    if metadata.is_dir() {
+        anyhow::bail!("cannot open {name}: it is a directory");
+    }
+    let file = File::open(path).map_err(cannot)?;
+    Ok(Source {
+        size: metadata.is_file().then_some(metadata.len()),
+        name,
+        reader: Box::new(file),
+    })
+}
+
+/// Whether an operand's text is a puzzle of its own: one line that parses
+/// whole under `spec` (a square number of cells unless `--box` says), or
+/// text over several lines (no path has a newline).
+fn reads_as_puzzle(text: &str, spec: &FormatSpec) -> bool {
+    if text.trim().contains('\n') {
+        return true;
+    }
+    // Judged by its own size: a `--box` that does not fit it is reported
+    // when the puzzle is read, not taken for a missing file.
+    let own_size = FormatSpec {
+        shape: None,
+        symbols: spec.symbols.clone(),
+    };
+    match classify(text.as_bytes()) {
+        Line::Puzzle { cells, .. } => own_size
+            .resolve(cells)
+            .is_ok_and(|format| format.parse(cells).is_ok()),
+        Line::Skip | Line::End => false,
+    }
+}
+
+/// Puzzle lines of one source, read one at a time: skipped lines passed
+/// over, the format settled by the first puzzle, each puzzle parsed.
+pub struct PuzzleLines {
+    lines: LineReader<Box<dyn Read + Send>>,
+    spec: FormatSpec,
+    format: Option<Format>,
+    /// Physical lines read so far.
+    line: u64,
+    /// The line being handed out.
+    current: Vec<u8>,
+}
+
+/// One puzzle line of a source.
+pub struct Entry<'a> {
+    /// Its physical line number (1-based, counting every line).
+    pub line: u64,
+    /// Its id, if any.
+    pub id: Option<&'a str>,
+    /// Its cell text as read.
+    pub cells: &'a [u8],
+    /// The source's box shape, once its first puzzle has settled it.
+    pub shape: Option<Shape>,
+    /// The puzzle, or why the line is invalid.
+    pub puzzle: Result<Puzzle, ParseError>,
+}
+
+impl PuzzleLines {
+    /// Reads `source` under `spec` with lines of at most `max_line` bytes.
+    pub fn new(source: Source, spec: &FormatSpec, max_line: usize) -> anyhow::Result<Self> {
+        let side = spec.shape.map(|s| s.side());
+        Ok(PuzzleLines {
+            lines: LineReader::new(source.reader(side, max_line)?, max_line),
+            spec: spec.clone(),
+            format: None,
+            line: 0,
+            current: Vec::new(),
+        })
+    }
+
+    /// The next puzzle line; `None` at the end of input or an `end` line. A
+    /// `--symbols` or `--box` that fits no line of this source is an error.
+    pub fn next_entry(&mut self) -> anyhow::Result<Option<Entry<'_>>> {
+        // The line is copied out of the reader, so that what is handed out
+        // borrows only `current`.
+        let too_long = loop {
+            let Some(item) = self.lines.next_line().context("reading input")? else {
+                return Ok(None);
+            };
+            self.line += 1;
+            match item {
+                Err(too_long) => break Some(too_long),
+                Ok(raw) if classify(raw) == Line::Skip => {}
+                Ok(raw) => {
+                    self.current.clear();
+                    self.current.extend_from_slice(raw);
+                    break None;
+                }
+            }
+        };
+        let line = self.line;
+        if let Some(too_long) = too_long {
+            return Ok(Some(Entry {
+                line,
+                id: None,
+                cells: b"",
+                shape: self.format.as_ref().map(Format::shape),
+                puzzle: Err(too_long.into()),
+            }));
+        }
+        let (id, cells) = match classify(&self.current) {
+            Line::Skip | Line::End => return Ok(None),
+            Line::Puzzle { id, cells } => (id, cells),
+        };
+        if self.format.is_none() {
+            match self.spec.resolve(cells) {
+                Ok(format) => self.format = Some(format),
+                Err(FormatError::Line(error)) => {
+                    return Ok(Some(Entry {
+                        line,
+                        id,
+                        cells,
+                        shape: None,
+                        puzzle: Err(error),
+                    }))
+                }
+                Err(error) => anyhow::bail!("line {line}: {error}"),
+            }
+        }
+        let format = self.format.as_ref().expect("settled above");
+        Ok(Some(Entry {
+            line,
+            id,
+            cells,
+            shape: Some(format.shape()),
+            puzzle: format.parse(cells),
+        }))
+    }
+}
+
+/// Where an invalid line is: `line N: reason`, after the source's name when
+/// the run reads more than one source.
+pub fn locate(source: Option<&str>, line: u64, error: &dyn std::fmt::Display) -> String {
+    match source {
+        Some(name) => format!("{name}: line {line}: {error}"),
+        None => format!("line {line}: {error}"),
+    }
+}
