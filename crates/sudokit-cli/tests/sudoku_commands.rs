@@ -111,7 +111,7 @@ fn the_first_puzzle_sets_the_size_and_box_overrides_it() {
 #[test]
 fn symbols_set_the_alphabet() {
     // The 4x4 online-judge style: letters for digits, 0 stays a blank.
-    let out = run(&["solve", "--symbols", "ABCD"], b"AB00CD0000000000\n");
+    let out = run(&["solve", "--symbols", "ABCD"], b"AB00CD00B0D0D00A\n");
     let line = stdout(&out);
     let alphabet = Alphabet::new("ABCD", 4).unwrap();
     let values: Vec<u8> = line
@@ -120,9 +120,10 @@ fn symbols_set_the_alphabet() {
         .map(|b| alphabet.value(b).unwrap())
         .collect();
     let solution = Puzzle::new(Shape::new(2, 2).unwrap(), values).unwrap();
-    let mut givens = vec![0; 16];
-    givens[..2].copy_from_slice(&[1, 2]);
-    givens[4..6].copy_from_slice(&[3, 4]);
+    let givens: Vec<u8> = b"AB00CD00B0D0D00A"
+        .iter()
+        .map(|&b| alphabet.value(b).unwrap())
+        .collect();
     assert!(Puzzle::new(Shape::new(2, 2).unwrap(), givens)
         .unwrap()
         .is_solved_by(&solution));
@@ -142,7 +143,9 @@ fn jsonl_has_solutions_that_solve_their_puzzles() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(records.len(), 3);
-    assert_eq!(records[0]["puzzle"], 1);
+    assert_eq!(records[0]["number"], 1);
+    assert_eq!(records[0]["puzzle"], CHALLENGE.lines().next().unwrap());
+    assert_eq!(records[0]["box"], "2x3");
     assert_eq!(records[0]["id"], serde_json::Value::Null);
     assert_eq!(records[0]["status"], "unique");
     assert_eq!(records[0]["clues"], 14);

@@ -133,7 +133,10 @@ fn decide(peeked: &[u8], side: Option<usize>, at_end: bool) -> Option<Layout> {
             Line::Skip => {}
             Line::End => return Some(Layout::Lines),
             // `id:` alone: the id of a grid that follows.
-            Line::Puzzle { id: Some(_), cells } if cells.is_empty() => {}
+            Line::Puzzle {
+                id: Some(_),
+                cells: [],
+            } => {}
             Line::Puzzle { cells, .. } => return Some(first_line_layout(line, cells, side)),
         }
         if line.len() == rest.len() {
@@ -250,8 +253,8 @@ impl<R: Read> Joiner<R> {
             }
             Line::Puzzle {
                 id: Some(id),
-                cells,
-            } if cells.is_empty() => {
+                cells: [],
+            } => {
                 self.flush_grid();
                 self.grid.id = Some(id.as_bytes().to_vec());
                 self.grid.lines = 1;
