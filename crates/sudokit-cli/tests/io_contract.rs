@@ -215,3 +215,34 @@ fn every_record_has_the_common_fields_in_order() {
         assert_eq!(text.lines().count(), 4, "{command}: {text}");
     }
 }
+
+#[test]
+fn count_gives_up_at_its_timeout() {
+    let empty = ".".repeat(81);
+    let out = run(&["count", "--timeout", "0.2", &empty, NINE], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "timeout\n1\n");
+}
+
+#[test]
+fn count_warns_before_a_count_that_cannot_finish() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudokit"))
+        .args(["count", &".".repeat(81)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(first.contains("warning: line 1 has about"), "{first}");
+    assert!(first.contains("--limit"), "{first}");
+    // A count that finishes is not warned about.
+    let out = run(&["count", "--box", "2x3", &".".repeat(36)], b"");
+    assert_eq!(stderr(&out), "");
+}

@@ -2,13 +2,12 @@
 //! puzzle (SPEC §2), in English, in the challenge's Chinese, or as records
 //! (JSON lines, CSV).
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde_json::Value;
 use sudokit::analyze::{analyze_stream, AnalyzeError, AnalyzeOptions, Summary, Verdict};
@@ -19,6 +18,7 @@ use super::input::{locate, InputArgs};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
+use super::progress::{self, with_bar, Meter};
 use super::{push_number, status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs};
 
 /// Options of `sudokit analyze`.
@@ -216,8 +216,8 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     let sources = args.input.open(&spec)?;
     let several = sources.len() > 1;
     let total_bytes = sources.iter().map(|s| s.size).sum::<Option<u64>>();
-    let show_progress = !args.quiet && io::stderr().is_terminal();
-    let progress = Progress::default();
+    let show_progress = progress::wanted(args.quiet);
+    let progress = Bytes::default();
     let output = args.output.format;
     let options = AnalyzeOptions {
         spec,
@@ -244,13 +244,15 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         io::stdout().lock().write_all(&header)?;
     }
     let side = options.spec.shape.map(|s| s.side());
-    let finished = AtomicBool::new(false);
-    let summary = std::thread::scope(|scope| {
-        if show_progress {
-            scope.spawn(|| show_progress_bar(total_bytes, &progress, &finished, started));
-        }
+    let meter = Meter {
+        with_total: "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+        without_total: "{spinner} {bytes} analysed, {bytes_per_sec}",
+        position: &|| progress.bytes(),
+        total: &|| total_bytes,
+    };
+    let summary = with_bar(show_progress, &meter, || {
         let mut total = Summary::default();
-        let result = sources.into_iter().try_for_each(|source| {
+        for source in sources {
             let name = source.name.clone();
             printer.source = several.then(|| name.clone());
             let input = source.reader(side, options.max_line)?;
@@ -265,10 +267,8 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
             })?;
             progress.source_done();
             add_summary(&mut total, &summary);
-            anyhow::Ok(())
-        });
-        finished.store(true, Ordering::Relaxed);
-        result.map(|()| total)
+        }
+        anyhow::Ok(total)
     })?;
     if !args.quiet {
         print_summary(&summary, args.lang, threads, started.elapsed());
@@ -294,12 +294,12 @@ fn add_summary(total: &mut Summary, source: &Summary) {
 /// Bytes analysed so far: those of the sources finished, and the current
 /// source's, which the analyzer keeps up to date.
 #[derive(Default)]
-struct Progress {
+struct Bytes {
     finished_sources: AtomicU64,
     current: Arc<AtomicU64>,
 }
 
-impl Progress {
+impl Bytes {
     /// Bytes analysed in all.
     fn bytes(&self) -> u64 {
         self.finished_sources.load(Ordering::Relaxed) + self.current.load(Ordering::Relaxed)
@@ -310,33 +310,6 @@ impl Progress {
         let bytes = self.current.swap(0, Ordering::Relaxed);
         self.finished_sources.fetch_add(bytes, Ordering::Relaxed);
     }
-}
-
-/// Draws a progress bar of the bytes analysed, from one second into the run
-/// until `finished`; a bar with an ETA when the input's size is known, a
-/// spinner otherwise.
-fn show_progress_bar(
-    total_bytes: Option<u64>,
-    analysed: &Progress,
-    finished: &AtomicBool,
-    started: Instant,
-) {
-    const DELAY: Duration = Duration::from_secs(1);
-    const TICK: Duration = Duration::from_millis(100);
-    let template = match total_bytes {
-        Some(_) => "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-        None => "{spinner} {bytes} analysed, {bytes_per_sec}",
-    };
-    let bar = ProgressBar::with_draw_target(total_bytes, ProgressDrawTarget::hidden())
-        .with_style(ProgressStyle::with_template(template).expect("valid template"));
-    while !finished.load(Ordering::Relaxed) {
-        std::thread::sleep(TICK);
-        if bar.is_hidden() && started.elapsed() > DELAY {
-            bar.set_draw_target(ProgressDrawTarget::stderr());
-        }
-        bar.set_position(analysed.bytes());
-    }
-    bar.finish_and_clear();
 }
 
 fn print_summary(summary: &Summary, lang: Lang, threads: usize, wall: Duration) {

@@ -3,16 +3,19 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 
 use serde_json::Value;
-use sudokit::solver::count::count_solutions;
+use sudokit::grid::Puzzle;
+use sudokit::solver::count::{count_solutions_until, estimate_solutions, CountProgress};
 use sudokit::solver::Status;
 
 use super::input::{locate, InputArgs, PuzzleLines};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
-use super::{status_word, FormatArgs, LineArgs, ThreadArgs};
+use super::progress::{self, with_bar, Meter};
+use super::{status_word, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs};
 
 /// Options of `sudokit count`.
 #[derive(clap::Args, Debug)]
@@ -30,7 +33,20 @@ pub struct CountArgs {
     /// Stop counting at N and print `>=N`.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
+    #[command(flatten)]
+    pub timeout: TimeoutArgs,
+    /// No warnings about hopeless counts and no progress bar on standard
+    /// error.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
+
+/// Solutions beyond which an exact count is warned about: counting runs at
+/// some tens of millions of solutions a second per core, so this is hours.
+const HOPELESS_COUNT: f64 = 1e11;
+
+/// Random descents behind the estimate of a puzzle's solutions.
+const ESTIMATE_PROBES: u32 = 64;
 
 /// The command's own fields, after the common ones: the count, and whether
 /// counting stopped at `--limit` (the count is then a lower bound).
@@ -50,23 +66,35 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         write_csv_header(&columns, &mut out);
     }
     let mut stdout = io::stdout().lock();
-    let (mut number, mut invalid) = (0u64, false);
+    let (mut number, mut invalid, mut gave_up) = (0u64, false, false);
+    // One warning per run is enough to tell the user what to do.
+    let mut exact_warned = false;
     for source in sources {
         let name = several.then(|| source.name.clone());
         let mut puzzles = PuzzleLines::new(source, &spec, args.lines.max_line)?;
         while let Some(entry) = puzzles.next_entry()? {
             number += 1;
-            let counted = entry
-                .puzzle
-                .as_ref()
-                .map(|p| count_solutions(p.shape(), p.cells(), limit));
+            if let (Ok(puzzle), false) = (&entry.puzzle, exact_warned) {
+                exact_warned = warn_if_hopeless(args, puzzle, entry.line);
+            }
+            let counted = entry.puzzle.as_ref().map(|p| count(args, p, limit));
             let mut record = match &counted {
                 Err(error) => {
                     invalid = true;
                     let error = locate(name.as_deref(), entry.line, error);
                     Record::invalid(number, entry.id, Some(entry.cells), error)
                 }
-                Ok(count) => Record {
+                Ok(None) => {
+                    gave_up = true;
+                    Record {
+                        number,
+                        id: entry.id,
+                        puzzle: Some(String::from_utf8_lossy(entry.cells)),
+                        status: TIMEOUT,
+                        ..Record::default()
+                    }
+                }
+                Ok(Some(count)) => Record {
                     number,
                     id: entry.id,
                     puzzle: Some(String::from_utf8_lossy(entry.cells)),
@@ -83,8 +111,9 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
                 OutputFormat::Text => {
                     push_id(&mut out, entry.id);
                     let text = match counted {
-                        Ok(count) if count >= limit => format!(">={count}"),
-                        Ok(count) => count.to_string(),
+                        Ok(None) => TIMEOUT.to_string(),
+                        Ok(Some(count)) if count >= limit => format!(">={count}"),
+                        Ok(Some(count)) => count.to_string(),
                         Err(_) => escape_controls(record.error.as_deref().unwrap_or_default())
                             .into_owned(),
                     };
@@ -100,9 +129,46 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         }
     }
     stdout.write_all(&out)?;
-    Ok(if invalid {
+    Ok(if invalid || gave_up {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The status of a puzzle given up on at `--timeout`.
+const TIMEOUT: &str = "timeout";
+
+/// Counts one puzzle's solutions up to `limit` under `--timeout` (`None`
+/// when it ran out), with a bar of the parts counted on a terminal.
+fn count(args: &CountArgs, puzzle: &Puzzle, limit: u64) -> Option<u64> {
+    let parts = CountProgress::default();
+    let meter = Meter {
+        with_total: "{bar:40} {pos}/{len} parts counted, {elapsed} elapsed, eta {eta}",
+        without_total: "{spinner} splitting the search, {elapsed} elapsed",
+        position: &|| parts.done.load(Ordering::Relaxed),
+        total: &|| Some(parts.parts.load(Ordering::Relaxed)).filter(|&n| n > 0),
+    };
+    with_bar(progress::wanted(args.quiet), &meter, || {
+        let budget = args.timeout.budget();
+        count_solutions_until(puzzle.shape(), puzzle.cells(), limit, &budget, Some(&parts))
+    })
+}
+
+/// Warns on standard error when an exact count (no `--limit`, no
+/// `--timeout`) of `puzzle` cannot finish in any reasonable time, judged by
+/// an estimate of its solutions; `true` when it warned.
+fn warn_if_hopeless(args: &CountArgs, puzzle: &Puzzle, line: u64) -> bool {
+    if args.quiet || args.limit.is_some() || args.timeout.timeout.is_some() {
+        return false;
+    }
+    let estimate = estimate_solutions(puzzle.shape(), puzzle.cells(), ESTIMATE_PROBES, line);
+    if estimate < HOPELESS_COUNT {
+        return false;
+    }
+    eprintln!(
+        "sudokit count: warning: line {line} has about {estimate:.1e} solutions (estimated); \
+         counting them all cannot finish in any reasonable time: give --limit N or --timeout SECONDS"
+    );
+    true
 }

@@ -7,6 +7,7 @@ pub mod generate;
 pub mod input;
 pub mod load;
 pub mod output;
+pub mod progress;
 pub mod search;
 pub mod serve;
 pub mod slide;
@@ -15,8 +16,10 @@ pub mod solve;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use sudokit::budget::Budget;
 use sudokit::grid::Shape;
 use sudokit::lines::{LineReader, DEFAULT_MAX_LINE};
 use sudokit::parse::FormatSpec;
@@ -84,6 +87,35 @@ pub struct EngineArgs {
     /// Solver: auto (fastest for the shape), general, or reference (slow).
     #[arg(long, value_name = "NAME", default_value_t = EngineChoice::Auto)]
     pub engine: EngineChoice,
+}
+
+/// `--timeout`: how long one puzzle may take before the command gives up on
+/// it (and goes on with the next).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct TimeoutArgs {
+    /// Give up on a puzzle after this many seconds (decimals allowed, e.g.
+    /// 0.5); it is then reported as `timeout` and the exit status is 1.
+    /// Default: no limit.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+}
+
+impl TimeoutArgs {
+    /// The budget of one puzzle started now.
+    pub fn budget(&self) -> Budget {
+        match self.timeout {
+            Some(limit) => Budget::until(Instant::now() + limit),
+            None => Budget::unlimited(),
+        }
+    }
+}
+
+/// Reads a number of seconds, such as `10` or `0.25`.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() => Ok(Duration::from_secs_f64(s)),
+        _ => Err("give a positive number of seconds, e.g. 10 or 0.5".to_string()),
+    }
 }
 
 /// `--threads`: the size of the worker pool.
