@@ -6,13 +6,15 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use sudokit_server::addr::parse_addr;
 use sudokit_server::server::{self, Config};
 
 /// Options of `sudokit serve`.
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
-    /// Address to listen on (muduo's port is 9981).
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9981")]
+    /// Address to listen on: HOST:PORT, [IPv6]:PORT, or :PORT for
+    /// 127.0.0.1:PORT; 0.0.0.0:PORT for every interface (muduo's port is 9981).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9981", value_parser = parse_addr)]
     pub listen: SocketAddr,
     /// Worker threads that solve (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -66,8 +68,9 @@ pub struct ServeArgs {
     /// 15-puzzle request then waits for them: seconds).
     #[arg(long)]
     pub no_warm_up: bool,
-    /// Serve Prometheus metrics over HTTP at ADDR/metrics.
-    #[arg(long, value_name = "ADDR")]
+    /// Serve Prometheus metrics over HTTP at ADDR/metrics (the same address
+    /// forms as --listen, e.g. :9982).
+    #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
     pub metrics: Option<SocketAddr>,
     /// Log level on standard error: error, warn, info, debug or trace.
     #[arg(long, value_name = "LEVEL", default_value = "info")]
@@ -80,6 +83,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     tracing_subscriber::fmt()
         .with_max_level(args.log)
         .with_writer(std::io::stderr)
+        .with_ansi(crate::color::stderr())
         .init();
     let positive = |seconds: f64, flag: &str| {
         Duration::try_from_secs_f64(seconds)
