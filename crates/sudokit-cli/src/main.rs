@@ -98,7 +98,7 @@ Examples:
     #[command(after_help = concat!("\
 Examples:
   sudokit count examples/challenge-6x6.txt
-  sudokit count --limit 1000 '5******5******5*****************************************'
+  sudokit count --limit 1000 '....................................'   # an empty 6x6 grid
 
 ", line_exit!()))]
     Count(commands::count::CountArgs),
@@ -135,7 +135,7 @@ Examples:
 Examples:
   echo '2 3 4 1 5 x 7 6 8' | sudokit slide
   echo '23415x768' | sudokit slide --stats
-  echo '0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1' | sudokit slide --blank-first
+  echo '1 2 3 4 5 6 x 8 9 10 7 11 13 14 15 12' | sudokit slide --databases manhattan
 
 ", line_exit!()))]
     Slide(commands::slide::SlideArgs),

@@ -58,7 +58,8 @@ fn bin_name(sub: &clap::Command) -> String {
 
 /// A subcommand's own page, `sudokit-NAME(1)`.
 fn page_of(sub: &clap::Command, out: &mut Vec<u8>) -> io::Result<()> {
-    let man = Man::new(sub.clone());
+    let source = format!("sudokit {}", sub.get_version().unwrap_or_default());
+    let man = Man::new(sub.clone()).source(source);
     man.render_title(out)?;
     man.render_name_section(out)?;
     body(&man, sub, ".SH", out)
