@@ -80,9 +80,13 @@ fn the_top_help_names_every_command_in_its_description() {
 fn every_command_help_ends_with_examples_and_the_exit_status() {
     for name in ALL {
         let help = stdout_of(&["help", name]);
-        assert!(help.contains("\nExamples"), "`{name}`: no examples:\n{help}");
         assert!(
-            help.contains(&format!("  sudokit {name}")) || help.contains(&format!("| sudokit {name}")),
+            help.contains("\nExamples"),
+            "`{name}`: no examples:\n{help}"
+        );
+        assert!(
+            help.contains(&format!("  sudokit {name}"))
+                || help.contains(&format!("| sudokit {name}")),
             "`{name}`: no example runs it:\n{help}"
         );
         assert!(
@@ -112,10 +116,9 @@ fn the_examples_on_the_bundled_files_run_and_succeed() {
     // The commands whose examples only read (search writes new.txt, serve
     // and load need each other, completions and man write files).
     let bin = Path::new(env!("CARGO_BIN_EXE_sudokit")).parent().unwrap();
-    let path = std::env::join_paths(
-        std::iter::once(bin.to_path_buf())
-            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
-    )
+    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
     .unwrap();
     for name in ["analyze", "solve", "count", "canon", "generate", "slide"] {
         let lines = examples(name);
@@ -210,4 +213,15 @@ fn a_bad_color_value_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("'sometimes'"), "{stderr}");
+}
+
+#[test]
+fn color_always_overrides_no_color() {
+    let output = Command::new(env!("CARGO_BIN_EXE_sudokit"))
+        .args(["--color", "always", "analyze", "--no-such-flag"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stderr.windows(2).any(|w| w == b"\x1b["));
 }
