@@ -42,8 +42,10 @@ pub struct ServeArgs {
     /// queued requests, unwritten replies), with the same two steps.
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 30)]
     pub server_bytes: usize,
-    /// Heavy work (grids beyond 9×9 and 64 cells, 15-puzzles) one connection
-    /// may have waiting, in seconds of its measured CPU time per request.
+    /// Seconds of heavy work (grids over 64 cells other than 9×9, and
+    /// 15-puzzles) one connection may have waiting: its heavy requests
+    /// waiting times the CPU time each has been measured to take. More is
+    /// answered `ServerTooBusy`.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub queued_cpu: f64,
     /// Close a connection after this many seconds without a complete request
@@ -55,8 +57,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub request_timeout: f64,
     /// Answer `Timeout` to a request still unanswered after this many
-    /// seconds (0: no limit); only grids other than 9×9 and beyond 64 cells,
-    /// and 15-puzzles, can take that long.
+    /// seconds (0: no limit); only grids over 64 cells other than 9×9, and
+    /// 15-puzzles, can take that long.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub solve_timeout: f64,
     /// On SIGINT/SIGTERM, how many seconds to keep answering the requests
@@ -65,14 +67,15 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     pub shutdown_grace: f64,
     /// Do not build the sliding-puzzle tables at start-up (the first
-    /// 15-puzzle request then waits for them: seconds).
+    /// 15-puzzle request then waits seconds for them).
     #[arg(long)]
     pub no_warm_up: bool,
     /// Serve Prometheus metrics over HTTP at ADDR/metrics (the same address
     /// forms as --listen, e.g. :9982).
     #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
     pub metrics: Option<SocketAddr>,
-    /// Log level on standard error: error, warn, info, debug or trace.
+    /// Log level on standard error: error, warn, info, debug or trace. The
+    /// log is coloured only as --color says (by default: on a terminal).
     #[arg(long, value_name = "LEVEL", default_value = "info")]
     pub log: tracing::Level,
 }
