@@ -18,8 +18,10 @@
 //!   room by closing idle connections first;
 //! - [`server`]: the listener and graceful shutdown ([`shutdown`]);
 //! - [`metrics`]: Prometheus counters at `/metrics`;
-//! - [`load`]: the load client (`sudokit load`), closed or open loop.
+//! - [`load`]: the load client (`sudokit load`), closed or open loop;
+//! - [`addr`]: the address forms both accept (`HOST:PORT`, `:PORT` …).
 
+pub mod addr;
 pub mod connection;
 pub mod load;
 pub mod metrics;

@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use hdrhistogram::Histogram;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
@@ -379,7 +380,9 @@ pub async fn run(config: LoadConfig, workload: Workload) -> anyhow::Result<Repor
     }
     let mut streams = Vec::with_capacity(config.connections);
     for _ in 0..config.connections {
-        let stream = TcpStream::connect(config.addr).await?;
+        let stream = TcpStream::connect(config.addr)
+            .await
+            .with_context(|| format!("cannot connect to {}", config.addr))?;
         stream.set_nodelay(true)?;
         streams.push(stream);
     }

@@ -111,11 +111,13 @@ pub struct Server {
 }
 
 impl Server {
-    /// Binds the service port and, if configured, the metrics port.
+    /// Binds the service port and, if configured, the metrics port. An
+    /// error names the address (`cannot listen on 127.0.0.1:9981`) and
+    /// keeps the operating system's error as its source and kind.
     pub async fn bind(config: Config) -> std::io::Result<Server> {
-        let listener = TcpListener::bind(config.listen).await?;
+        let listener = listen(config.listen, "").await?;
         let metrics_listener = match config.metrics {
-            Some(addr) => Some(TcpListener::bind(addr).await?),
+            Some(addr) => Some(listen(addr, " (metrics)").await?),
             None => None,
         };
         Ok(Server {
@@ -360,6 +362,28 @@ pub fn signal_count() -> std::io::Result<watch::Receiver<u32>> {
         });
     }
     Ok(received)
+}
+
+/// Why an address could not be bound: the address (and what it was for)
+/// in the message, the operating system's error as the source, so that a
+/// chain printer (`{:#}` of anyhow) shows each once.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot listen on {addr}{role}")]
+struct ListenError {
+    /// The address asked for.
+    addr: SocketAddr,
+    /// What the port is for: empty for the service, ` (metrics)`.
+    role: &'static str,
+    /// The operating system's refusal.
+    #[source]
+    source: std::io::Error,
+}
+
+/// Binds `addr`, naming it (and `role`) in the error when that fails.
+async fn listen(addr: SocketAddr, role: &'static str) -> std::io::Result<TcpListener> {
+    TcpListener::bind(addr)
+        .await
+        .map_err(|source| std::io::Error::new(source.kind(), ListenError { addr, role, source }))
 }
 
 /// Resolves once `signals` has counted `n` signals (never if the counter

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
+use sudokit_server::addr::parse_addr;
 use sudokit_server::load::{self, LoadConfig, Stop, Workload};
 
 /// Options of `sudokit load`.
@@ -16,8 +17,8 @@ pub struct LoadArgs {
     /// Puzzles to send, one per line (Sudoku, 8- or 15-puzzles); they are sent
     /// round and round until the run ends.
     pub input: PathBuf,
-    /// The server.
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9981")]
+    /// The server: HOST:PORT, [IPv6]:PORT, or :PORT for 127.0.0.1:PORT.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9981", value_parser = parse_addr)]
     pub addr: SocketAddr,
     /// Connections to open.
     #[arg(long, short = 'c', value_name = "C", default_value_t = 1)]

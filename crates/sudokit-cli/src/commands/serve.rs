@@ -6,13 +6,15 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use sudokit_server::addr::parse_addr;
 use sudokit_server::server::{self, Config};
 
 /// Options of `sudokit serve`.
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
-    /// Address to listen on (muduo's port is 9981).
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9981")]
+    /// Address to listen on: HOST:PORT, [IPv6]:PORT, or :PORT for
+    /// 127.0.0.1:PORT; 0.0.0.0:PORT for every interface (muduo's port is 9981).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9981", value_parser = parse_addr)]
     pub listen: SocketAddr,
     /// Worker threads that solve (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -40,8 +42,10 @@ pub struct ServeArgs {
     /// queued requests, unwritten replies), with the same two steps.
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 30)]
     pub server_bytes: usize,
-    /// Heavy work (grids beyond 9×9 and 64 cells, 15-puzzles) one connection
-    /// may have waiting, in seconds of its measured CPU time per request.
+    /// Seconds of heavy work (grids over 64 cells other than 9×9, and
+    /// 15-puzzles) one connection may have waiting: its heavy requests
+    /// waiting times the CPU time each has been measured to take. More is
+    /// answered `ServerTooBusy`.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub queued_cpu: f64,
     /// Close a connection after this many seconds without a complete request
@@ -53,8 +57,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub request_timeout: f64,
     /// Answer `Timeout` to a request still unanswered after this many
-    /// seconds (0: no limit); only grids other than 9×9 and beyond 64 cells,
-    /// and 15-puzzles, can take that long.
+    /// seconds (0: no limit); only grids over 64 cells other than 9×9, and
+    /// 15-puzzles, can take that long.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub solve_timeout: f64,
     /// On SIGINT/SIGTERM, how many seconds to keep answering the requests
@@ -63,13 +67,15 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     pub shutdown_grace: f64,
     /// Do not build the sliding-puzzle tables at start-up (the first
-    /// 15-puzzle request then waits for them: seconds).
+    /// 15-puzzle request then waits seconds for them).
     #[arg(long)]
     pub no_warm_up: bool,
-    /// Serve Prometheus metrics over HTTP at ADDR/metrics.
-    #[arg(long, value_name = "ADDR")]
+    /// Serve Prometheus metrics over HTTP at ADDR/metrics (the same address
+    /// forms as --listen, e.g. :9982).
+    #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
     pub metrics: Option<SocketAddr>,
-    /// Log level on standard error: error, warn, info, debug or trace.
+    /// Log level on standard error: error, warn, info, debug or trace. The
+    /// log is coloured only as --color says (by default: on a terminal).
     #[arg(long, value_name = "LEVEL", default_value = "info")]
     pub log: tracing::Level,
 }
@@ -80,6 +86,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     tracing_subscriber::fmt()
         .with_max_level(args.log)
         .with_writer(std::io::stderr)
+        .with_ansi(crate::color::stderr())
         .init();
     let positive = |seconds: f64, flag: &str| {
         Duration::try_from_secs_f64(seconds)
