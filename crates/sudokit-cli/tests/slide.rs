@@ -174,11 +174,169 @@ fn reads_a_file_with_trailing_fields() {
     assert_eq!(answers[1], "r");
 }
 
+/// A file of `contents` in the temporary directory, named after the test.
+fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("sudokit-slide-{name}-{}", std::process::id()));
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// The HDU 1043 sample's optimal answer.
+const HDU_SAMPLE: &str = "ullddrurdllurrdlurd";
+
 #[test]
-fn missing_file_is_a_usage_error() {
-    let out = slide(&["/nonexistent/puzzles.txt"], "");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(!out.stderr.is_empty());
+fn a_missing_file_stops_the_run_before_any_output() {
+    let good = temp_file("before-missing", b"12345678x\n");
+    let out = slide(&[good.to_str().unwrap(), "/nonexistent/puzzles.txt"], "");
+    std::fs::remove_file(&good).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let errors = error_lines(&out);
+    assert_eq!(errors.len(), 1, "the OS error is printed once: {errors:#?}");
+    assert!(
+        errors[0].starts_with("sudokit: error: cannot open /nonexistent/puzzles.txt: "),
+        "{errors:#?}"
+    );
+}
+
+#[test]
+fn files_are_read_in_order_and_named_in_errors() {
+    let first = temp_file("first", b"23415x768\n1 2 3\n");
+    let second = temp_file("second", b"12345678x\n");
+    let (a, b) = (first.to_str().unwrap(), second.to_str().unwrap());
+    let out = slide(&[a, b], "");
+    std::fs::remove_file(&first).unwrap();
+    std::fs::remove_file(&second).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let expected = format!("{a}: line 2: 3 tiles, expected 9 (8-puzzle) or 16 (15-puzzle)");
+    assert_eq!(lines(&out), [HDU_SAMPLE, &expected, ""]);
+}
+
+#[test]
+fn a_fifo_is_read_like_a_file() {
+    let fifo = std::env::temp_dir().join(format!("sudokit-slide-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let after = temp_file("after-fifo", b"12345678x\n");
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, "23415x768\n").unwrap())
+    };
+    let out = slide_within_a_minute(&[fifo.to_str().unwrap(), after.to_str().unwrap()], "");
+    std::fs::remove_file(&after).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(lines(&out), [HDU_SAMPLE, ""]);
+    writer.join().unwrap();
+    std::fs::remove_file(&fifo).unwrap();
+}
+
+#[test]
+fn an_operand_that_reads_as_a_puzzle_is_that_puzzle() {
+    let out = slide(
+        &[
+            "23415x768",
+            "hdu:2 3 4 1 5 x 7 6 8",
+            "--puzzle",
+            "1 2 3 4 5 6 7 x 8",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        lines(&out),
+        [
+            HDU_SAMPLE.to_string(),
+            format!("hdu:{HDU_SAMPLE}"),
+            "r".into()
+        ]
+    );
+    // Not a puzzle and not a file: a file that cannot be opened.
+    let out = slide(&["23415x76"], "");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot open 23415x76"));
+}
+
+#[test]
+fn standard_input_mixes_with_inline_puzzles() {
+    let out = slide(&["12345678x", "-", "1 2 3 4 5 6 7 x 8"], "23415x768\n");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(lines(&out), ["", HDU_SAMPLE, "r"]);
+}
+
+#[test]
+fn a_byte_order_mark_starts_a_file() {
+    let path = temp_file("bom", b"\xef\xbb\xbf23415x768\n");
+    let out = slide(&[path.to_str().unwrap()], "");
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(lines(&out), [HDU_SAMPLE]);
+}
+
+#[test]
+fn control_bytes_in_ids_and_errors_are_escaped() {
+    let out = slide(&[], "1 2 3 \0 5 6 7 8 x\nid\u{1b}:12345678x\n");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(
+        lines(&out),
+        ["line 1: unexpected '\\u{0}' at tile 4", "id\\u{1b}:"]
+    );
+}
+
+#[test]
+fn line_numbers_count_blank_and_comment_lines() {
+    let input = "# eight-puzzles\n\n23415x768\n\n# a bad one\n1 2 3\nx:1 2\n";
+    let out = slide(&[], input);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(
+        lines(&out),
+        [
+            HDU_SAMPLE,
+            "line 6: 3 tiles, expected 9 (8-puzzle) or 16 (15-puzzle)",
+            "x:line 7: 2 tiles, expected 9 (8-puzzle) or 16 (15-puzzle)",
+        ]
+    );
+}
+
+#[test]
+fn jsonl_and_csv_records_have_the_common_fields() {
+    let input = "hdu:23415x768 HDU sample\n\n12345687x\n1 2 3 ; short\n";
+    let out = slide(&["--format", "jsonl"], input);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(
+        lines(&out),
+        [
+            format!(
+                r#"{{"number":1,"id":"hdu","puzzle":"23415x768","box":null,"status":"solved","moves":"{HDU_SAMPLE}","length":19}}"#
+            ),
+            r#"{"number":2,"id":null,"puzzle":"12345687x","box":null,"status":"unsolvable"}"#.into(),
+            r#"{"number":3,"id":null,"puzzle":"1 2 3","box":null,"status":"invalid","error":"line 4: 3 tiles, expected 9 (8-puzzle) or 16 (15-puzzle)"}"#.into(),
+        ]
+    );
+
+    let out = slide(&["--format", "csv", "--stats", "-q"], input);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(out.stderr.is_empty(), "--quiet: no summary: {out:?}");
+    let rows = lines(&out);
+    assert_eq!(rows.len(), 4, "{rows:#?}");
+    assert_eq!(
+        rows[0],
+        "number,id,puzzle,box,status,moves,length,nodes,time_ms,error"
+    );
+    let cells: Vec<Vec<&str>> = rows[1..].iter().map(|r| r.split(',').collect()).collect();
+    assert_eq!(
+        cells[0][..7],
+        ["1", "hdu", "23415x768", "", "solved", HDU_SAMPLE, "19"]
+    );
+    assert!(cells[0][8].parse::<f64>().is_ok(), "{rows:#?}");
+    assert_eq!(
+        cells[1][..7],
+        ["2", "", "12345687x", "", "unsolvable", "", ""]
+    );
+    assert_eq!(
+        rows[3],
+        "3,,1 2 3,,invalid,,,,,\"line 4: 3 tiles, expected 9 (8-puzzle) or 16 (15-puzzle)\""
+    );
 }
 
 /// Runs `sudokit slide ARGS` like [`slide`], but kills it and fails the test

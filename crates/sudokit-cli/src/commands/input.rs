@@ -20,7 +20,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use sudokit::grid::{Puzzle, Shape};
-use sudokit::lines::LineReader;
+use sudokit::lines::{LineReader, TooLong};
 use sudokit::parse::{classify, Format, FormatError, FormatSpec, Line, ParseError};
 use sudokit::rows::RowsReader;
 
@@ -70,13 +70,27 @@ impl Source {
             .map_err(|e| anyhow::anyhow!("cannot read {name}: {e}"))?;
         Ok(Box::new(rows))
     }
+
+    /// The source's bytes as they are, for commands whose puzzles are not
+    /// Sudoku grids (`slide`), where joining rows into grids would be wrong.
+    pub fn into_raw(self) -> Box<dyn Read + Send> {
+        self.reader
+    }
 }
 
 impl InputArgs {
     /// Opens every source in order, so that a missing file stops the command
     /// before it prints anything. `spec` decides whether an operand that is
-    /// no file reads as a puzzle.
+    /// no file reads as a Sudoku puzzle.
     pub fn open(&self, spec: &FormatSpec) -> anyhow::Result<Vec<Source>> {
+        self.open_with(|text| reads_as_puzzle(text, spec))
+    }
+
+    /// [`InputArgs::open`] for any kind of puzzle: `reads_as_puzzle` says
+    /// whether an operand that names no existing file is a puzzle of the
+    /// command's own kind (a sliding puzzle for `slide`), so that every
+    /// command shares the rule for operands and only this test differs.
+    pub fn open_with(&self, reads_as_puzzle: impl Fn(&str) -> bool) -> anyhow::Result<Vec<Source>> {
         let mut sources = Vec::new();
         let mut inline = 0;
         let mut inline_source = |text: &str| {
@@ -94,7 +108,7 @@ impl InputArgs {
             }
             let path = Path::new(operand);
             if path.symlink_metadata().is_err() {
-                if let Some(text) = operand.to_str().filter(|t| reads_as_puzzle(t, spec)) {
+                if let Some(text) = operand.to_str().filter(|t| reads_as_puzzle(t)) {
                     sources.push(inline_source(text));
                     continue;
                 }
@@ -149,16 +163,62 @@ fn reads_as_puzzle(text: &str, spec: &FormatSpec) -> bool {
     }
 }
 
-/// Puzzle lines of one source, read one at a time: skipped lines passed
-/// over, the format settled by the first puzzle, each puzzle parsed.
-pub struct PuzzleLines {
+/// The lines of one source that hold something, read one at a time: blank
+/// lines and `#` comments passed over but counted, so that every line is
+/// known by its physical number; an `end` line ends the source (SPEC §1).
+/// Shared by [`PuzzleLines`] and the commands whose puzzles are not Sudoku
+/// grids (`slide`).
+pub struct SourceLines {
     lines: LineReader<Box<dyn Read + Send>>,
-    spec: FormatSpec,
-    format: Option<Format>,
     /// Physical lines read so far.
     line: u64,
     /// The line being handed out.
     current: Vec<u8>,
+}
+
+impl SourceLines {
+    /// Reads `input` with lines of at most `max_line` bytes.
+    pub fn new(input: Box<dyn Read + Send>, max_line: usize) -> Self {
+        SourceLines {
+            lines: LineReader::new(input, max_line),
+            line: 0,
+            current: Vec::new(),
+        }
+    }
+
+    /// The next line that is not skipped, with its physical number (1-based,
+    /// counting every line): its bytes, or [`TooLong`] for a line over the
+    /// cap. `None` at the end of input or an `end` line.
+    pub fn next_line(&mut self) -> anyhow::Result<Option<(u64, Result<&[u8], TooLong>)>> {
+        // The line is copied out of the reader, so that what is handed out
+        // borrows only `current`.
+        loop {
+            let Some(item) = self.lines.next_line().context("reading input")? else {
+                return Ok(None);
+            };
+            self.line += 1;
+            match item {
+                Err(too_long) => return Ok(Some((self.line, Err(too_long)))),
+                Ok(raw) => match classify(raw) {
+                    Line::Skip => {}
+                    Line::End => return Ok(None),
+                    Line::Puzzle { .. } => {
+                        self.current.clear();
+                        self.current.extend_from_slice(raw);
+                        return Ok(Some((self.line, Ok(&self.current))));
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// Puzzle lines of one source, read one at a time: skipped lines passed
+/// over, the format settled by the first puzzle, each puzzle parsed.
+pub struct PuzzleLines {
+    lines: SourceLines,
+    spec: FormatSpec,
+    format: Option<Format>,
 }
 
 /// One puzzle line of a source.
@@ -180,45 +240,31 @@ impl PuzzleLines {
     pub fn new(source: Source, spec: &FormatSpec, max_line: usize) -> anyhow::Result<Self> {
         let side = spec.shape.map(|s| s.side());
         Ok(PuzzleLines {
-            lines: LineReader::new(source.reader(side, max_line)?, max_line),
+            lines: SourceLines::new(source.reader(side, max_line)?, max_line),
             spec: spec.clone(),
             format: None,
-            line: 0,
-            current: Vec::new(),
         })
     }
 
     /// The next puzzle line; `None` at the end of input or an `end` line. A
     /// `--symbols` or `--box` that fits no line of this source is an error.
     pub fn next_entry(&mut self) -> anyhow::Result<Option<Entry<'_>>> {
-        // The line is copied out of the reader, so that what is handed out
-        // borrows only `current`.
-        let too_long = loop {
-            let Some(item) = self.lines.next_line().context("reading input")? else {
-                return Ok(None);
-            };
-            self.line += 1;
-            match item {
-                Err(too_long) => break Some(too_long),
-                Ok(raw) if classify(raw) == Line::Skip => {}
-                Ok(raw) => {
-                    self.current.clear();
-                    self.current.extend_from_slice(raw);
-                    break None;
-                }
+        let Some((line, item)) = self.lines.next_line()? else {
+            return Ok(None);
+        };
+        let raw = match item {
+            Ok(raw) => raw,
+            Err(too_long) => {
+                return Ok(Some(Entry {
+                    line,
+                    id: None,
+                    cells: b"",
+                    shape: self.format.as_ref().map(Format::shape),
+                    puzzle: Err(too_long.into()),
+                }))
             }
         };
-        let line = self.line;
-        if let Some(too_long) = too_long {
-            return Ok(Some(Entry {
-                line,
-                id: None,
-                cells: b"",
-                shape: self.format.as_ref().map(Format::shape),
-                puzzle: Err(too_long.into()),
-            }));
-        }
-        let (id, cells) = match classify(&self.current) {
+        let (id, cells) = match classify(raw) {
             Line::Skip | Line::End => return Ok(None),
             Line::Puzzle { id, cells } => (id, cells),
         };

@@ -294,23 +294,21 @@ impl fmt::Display for Board {
 /// rating) and ignored, as is anything after a `;` in either layout
 /// (SPEC §1). The blank is `0`, `x` or `X`.
 pub fn parse(body: &str) -> Result<Board, ParseError> {
-    let body = body.split(';').next().unwrap_or_default().trim();
-    let is_separator = |c: char| c.is_whitespace() || c == ',';
-    let first = body.split(is_separator).next().unwrap_or_default();
-    let values: Vec<u64> = if first.chars().count() <= 2 {
-        body.split(is_separator)
+    let text = tiles_text(body);
+    let first = text.split(is_separator).next().unwrap_or_default();
+    let values: Vec<u64> = if !is_compact(first) {
+        text.split(is_separator)
             .filter(|t| !t.is_empty())
             .enumerate()
             .map(|(i, token)| read_tile(token, i + 1))
             .collect::<Result<_, _>>()?
     } else {
-        let found = first.chars().count();
+        let found = text.chars().count();
         if found != 9 {
             return Err(ParseError::CompactLength { found });
         }
         let mut buf = [0u8; 4];
-        first
-            .chars()
+        text.chars()
             .enumerate()
             .map(|(i, c)| read_tile(c.encode_utf8(&mut buf), i + 1))
             .collect::<Result<_, _>>()?
@@ -326,6 +324,30 @@ pub fn parse(body: &str) -> Result<Board, ParseError> {
         .map(|&v| v.min(u8::MAX.into()) as u8)
         .collect();
     Board::from_tiles(&tiles)
+}
+
+/// The text of a puzzle body that [`parse`] reads as tiles: what comes
+/// before any `;`, trimmed, and of a compact 8-puzzle only its first word,
+/// without the trailing fields. Callers echo it as the puzzle as read.
+pub fn tiles_text(body: &str) -> &str {
+    let body = body.split(';').next().unwrap_or_default().trim();
+    let first = body.split(is_separator).next().unwrap_or_default();
+    if is_compact(first) {
+        first
+    } else {
+        body
+    }
+}
+
+/// Whether a body's first word is a compact 8-puzzle: longer than any tile
+/// number.
+fn is_compact(first: &str) -> bool {
+    first.chars().count() > 2
+}
+
+/// What separates spaced tiles: whitespace or commas.
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || c == ','
 }
 
 /// One tile: a decimal number, or `x` for the blank (read as 0).
@@ -366,6 +388,14 @@ mod tests {
             parse("2 3 4 1 5 x 7 6 8 rated"),
             Err(ParseError::Unexpected { position: 10, .. })
         ));
+    }
+
+    #[test]
+    fn tiles_text_leaves_out_what_parse_ignores() {
+        assert_eq!(tiles_text(" 23415x768 HDU sample "), "23415x768");
+        assert_eq!(tiles_text("2 3 4 1 5 x 7 6 8 ; HDU"), "2 3 4 1 5 x 7 6 8");
+        assert_eq!(tiles_text("2,3,4,1,5,x,7,6,8"), "2,3,4,1,5,x,7,6,8");
+        assert_eq!(tiles_text("  "), "");
     }
 
     #[test]

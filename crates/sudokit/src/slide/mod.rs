@@ -35,7 +35,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use crate::budget::Budget;
-pub use board::{moves_to_string, parse, Board, Goal, Move, ParseError};
+pub use board::{moves_to_string, parse, tiles_text, Board, Goal, Move, ParseError};
 pub use fifteen::{Databases, DbEvent, Fifteen};
 
 /// A shortest solution and the work it took.
