@@ -113,7 +113,10 @@ fn impossible_clue_targets_are_refused_up_front() {
     assert!(refusal(2, 3, 4, Symmetry::None).contains("at least 5"));
     // Quarter-turn orbits have 4 cells, the centre 1: 22 is neither 4k nor 4k+1.
     let rot90 = refusal(3, 3, 22, Symmetry::Rot90);
-    assert!(rot90.contains("rot90") && rot90.contains("1 or 4"), "{rot90}");
+    assert!(
+        rot90.contains("rot90") && rot90.contains("1 or 4"),
+        "{rot90}"
+    );
     let mut fine = GenerateOptions::new(Shape::new(3, 3).unwrap());
     fine.symmetry = Symmetry::Rot90;
     for clues in [17, 21, 24, 81] {
