@@ -14,7 +14,7 @@ pub mod solve;
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context;
 use sudokit::grid::Shape;
@@ -116,17 +116,6 @@ pub fn open_input(path: Option<&Path>) -> anyhow::Result<Box<dyn Read + Send>> {
             let file = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
             Ok(Box::new(file))
         }
-    }
-}
-
-/// Puzzles given on the command line instead of a file: a single argument
-/// that names an existing file (or `-`) is read as input, anything else is a
-/// puzzle line.
-pub fn inputs_from_args(args: &[String]) -> anyhow::Result<Box<dyn Read + Send>> {
-    match args {
-        [] => open_input(None),
-        [one] if one == "-" || Path::new(one).is_file() => open_input(Some(&PathBuf::from(one))),
-        puzzles => Ok(Box::new(io::Cursor::new(puzzles.join("\n").into_bytes()))),
     }
 }
 
