@@ -79,15 +79,50 @@ fn clue_targets_are_met_or_reported() {
     let g = Generator::new(options).generate(3, 0).unwrap();
     assert_eq!(g.clues, 24);
     assert!(independently_minimal(shape, g.puzzle.cells()));
-    options.clues = Some(12);
+    options.clues = Some(19);
     options.attempts = 20;
     let err = Generator::new(options).generate(3, 0).unwrap_err();
     assert!(
-        err.to_string().contains("no minimal puzzle with 12 clues"),
+        err.to_string().contains("no minimal puzzle with 19 clues"),
         "{err}"
     );
     options.clues = Some(82);
     assert!(Generator::new(options).generate(3, 0).is_err());
+}
+
+#[test]
+fn impossible_clue_targets_are_refused_up_front() {
+    let refusal = |rows, cols, clues, symmetry| {
+        let mut options = GenerateOptions::new(Shape::new(rows, cols).unwrap());
+        options.clues = Some(clues);
+        options.symmetry = symmetry;
+        let err = options.check().unwrap_err();
+        assert_eq!(
+            Generator::new(options).generate(1, 0).unwrap_err(),
+            err,
+            "the generator refuses the same way"
+        );
+        err.to_string()
+    };
+    assert_eq!(
+        refusal(2, 2, 20, Symmetry::None),
+        "20 clues asked for, a 4x4 grid has 16 cells"
+    );
+    assert!(refusal(3, 3, 16, Symmetry::None).contains("at least 17"));
+    // Two symbols absent from the clues could be swapped.
+    assert!(refusal(2, 3, 4, Symmetry::None).contains("at least 5"));
+    // Quarter-turn orbits have 4 cells, the centre 1: 22 is neither 4k nor 4k+1.
+    let rot90 = refusal(3, 3, 22, Symmetry::Rot90);
+    assert!(
+        rot90.contains("rot90") && rot90.contains("1 or 4"),
+        "{rot90}"
+    );
+    let mut fine = GenerateOptions::new(Shape::new(3, 3).unwrap());
+    fine.symmetry = Symmetry::Rot90;
+    for clues in [17, 21, 24, 81] {
+        fine.clues = Some(clues);
+        assert_eq!(fine.check(), Ok(()), "{clues}");
+    }
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! `sudokit canon [FILE|-|PUZZLE…]`: the canonical (minimum-lexicographic)
+//! `sudokit canon [FILE|PUZZLE…]`: the canonical (minimum-lexicographic)
 //! form of each 9×9 puzzle or grid (SPEC §8), the same for every puzzle of an
 //! equivalence class. Lines are read in batches and canonicalised on every
 //! core; answers come out in input order.
@@ -9,64 +9,133 @@ use std::process::ExitCode;
 use rayon::prelude::*;
 use sudokit::canon::canonical_form;
 use sudokit::grid::Shape;
-use sudokit::parse::{classify, Format, Line, LineError, ParseError};
+use sudokit::parse::{Format, FormatSpec};
 
-use super::{inputs_from_args, LineArgs, ThreadArgs};
+use super::input::{locate, Entry, InputArgs, PuzzleLines};
+use super::output::{
+    csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
+};
+use super::{FormatArgs, LineArgs, ThreadArgs};
 
 /// Lines canonicalised together in parallel before their answers print.
 const BATCH_LINES: usize = 4096;
 
+/// The command's own field, after the common ones.
+const FIELDS: [&str; 1] = ["canonical"];
+
+/// The status of a line canonicalised.
+const CANONICAL: &str = "canonical";
+
 /// Options of `sudokit canon`.
 #[derive(clap::Args, Debug)]
 pub struct CanonArgs {
-    /// A file of 9×9 puzzles (one per line), `-` for standard input, or
-    /// puzzles themselves. Nothing: standard input.
-    pub inputs: Vec<String>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub format: FormatArgs,
     #[command(flatten)]
     pub threads: ThreadArgs,
     #[command(flatten)]
     pub lines: LineArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// The only shape `canon` and `search` read: 9×9 with 3×3 boxes.
+pub(super) fn nine() -> Shape {
+    Shape::new(3, 3).expect("3x3 is a shape")
+}
+
+/// The format spec of a 9×9-only command (`command` names it in messages):
+/// `--box` may only say 3x3, and the size is left to each source's first
+/// puzzle, so that a source of another size is refused by
+/// [`require_nine`] as a whole rather than line by line.
+pub(super) fn nine_spec(format: &FormatArgs, command: &str) -> anyhow::Result<FormatSpec> {
+    if let Some(shape) = format.shape.filter(|&s| s != nine()) {
+        anyhow::bail!("--box {shape}: {command} reads 9x9 puzzles with 3x3 boxes only");
+    }
+    Ok(FormatSpec {
+        shape: None,
+        symbols: format.symbols.clone(),
+    })
+}
+
+/// Refuses a source whose puzzles are not 9×9 (its first puzzle settled
+/// another size): a usage error naming the source, not one invalid line per
+/// puzzle.
+pub(super) fn require_nine(source: &str, entry: &Entry<'_>, command: &str) -> anyhow::Result<()> {
+    match entry.shape {
+        Some(shape) if shape != nine() => {
+            let side = shape.side();
+            anyhow::bail!(
+                "{source}: line {}: a {side}x{side} grid; {command} reads 9x9 puzzles only",
+                entry.line
+            )
+        }
+        _ => Ok(()),
+    }
 }
 
 /// One input line waiting for its answer.
 struct Pending {
-    line: u64,
+    /// Its number in the run.
+    number: u64,
+    /// Its id, if any.
     id: Option<String>,
-    cells: Result<[u8; 81], ParseError>,
+    /// Its cell text as read.
+    cells: String,
+    /// Its cells, or where and why it is invalid.
+    parsed: Result<[u8; 81], String>,
 }
 
 /// Runs `sudokit canon`.
 pub fn run(args: &CanonArgs) -> anyhow::Result<ExitCode> {
     args.threads.install()?;
-    let mut input = args.lines.reader(inputs_from_args(&args.inputs)?);
-    let format = Format::new(Shape::new(3, 3)?, None)?;
+    let spec = nine_spec(&args.format, "canon")?;
+    let format = Format::new(nine(), spec.symbols.as_deref())?;
+    let sources = args.input.open(&spec)?;
+    let several = sources.len() > 1;
+    let printer = Printer {
+        format,
+        output: args.output.format,
+        columns: csv_columns(&FIELDS),
+    };
     let mut stdout = io::stdout().lock();
-    let mut invalid = false;
+    if printer.output == OutputFormat::Csv {
+        let mut header = Vec::new();
+        write_csv_header(&printer.columns, &mut header);
+        stdout.write_all(&header)?;
+    }
+    let (mut number, mut invalid) = (0u64, false);
     let mut batch: Vec<Pending> = Vec::with_capacity(BATCH_LINES);
-    let mut line = 0;
-    while let Some(raw) = input.next_line()? {
-        line += 1;
-        let (id, parsed) = match raw.map(classify) {
-            Ok(Line::Skip) => continue,
-            Ok(Line::End) => break,
-            Ok(Line::Puzzle { id, cells: text }) => {
-                let mut cells = [0u8; 81];
-                let parsed = format.parse_into(text, &mut cells).map(|()| cells);
-                (id.map(str::to_string), parsed)
+    for source in sources {
+        let name = source.name.clone();
+        let shown = several.then_some(name.as_str());
+        let mut puzzles = PuzzleLines::new(source, &spec, args.lines.max_line)?;
+        while let Some(entry) = puzzles.next_entry()? {
+            if let Err(error) = require_nine(&name, &entry, "canon") {
+                // The answers of the lines before it are printed first.
+                printer.answer(&mut batch, &mut stdout)?;
+                return Err(error);
             }
-            Err(too_long) => (None, Err(ParseError::from(too_long))),
-        };
-        invalid |= parsed.is_err();
-        batch.push(Pending {
-            line,
-            id,
-            cells: parsed,
-        });
-        if batch.len() == BATCH_LINES {
-            answer(&mut batch, &format, &mut stdout)?;
+            number += 1;
+            let parsed = match &entry.puzzle {
+                Ok(puzzle) => Ok(puzzle.cells().try_into().expect("a 9x9 puzzle")),
+                Err(error) => Err(locate(shown, entry.line, error)),
+            };
+            invalid |= parsed.is_err();
+            batch.push(Pending {
+                number,
+                id: entry.id.map(str::to_string),
+                cells: String::from_utf8_lossy(entry.cells).into_owned(),
+                parsed,
+            });
+            if batch.len() == BATCH_LINES {
+                printer.answer(&mut batch, &mut stdout)?;
+            }
         }
     }
-    answer(&mut batch, &format, &mut stdout)?;
+    printer.answer(&mut batch, &mut stdout)?;
     Ok(if invalid {
         ExitCode::from(1)
     } else {
@@ -74,33 +143,66 @@ pub fn run(args: &CanonArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Canonicalises a batch in parallel and prints its answers in order.
-fn answer(batch: &mut Vec<Pending>, format: &Format, out: &mut impl Write) -> io::Result<()> {
-    let forms: Vec<Result<[u8; 81], ParseError>> = batch
-        .par_iter()
-        .map(|p| p.cells.as_ref().map(canonical_form).map_err(Clone::clone))
-        .collect();
-    let mut text = Vec::with_capacity(batch.len() * 84);
-    for (pending, form) in batch.iter().zip(forms) {
-        match form {
-            Err(error) => {
-                let error = LineError {
-                    line: pending.line,
-                    error,
-                };
-                text.extend_from_slice(error.to_string().as_bytes());
+/// How answers are printed.
+struct Printer {
+    /// The 9×9 format, for writing forms in the input's symbols.
+    format: Format,
+    /// `--format`.
+    output: OutputFormat,
+    /// The CSV columns.
+    columns: Vec<&'static str>,
+}
+
+impl Printer {
+    /// Canonicalises a batch in parallel and prints its answers in order:
+    /// `[id:]form` or `[id:]line N: reason` as text, or records.
+    fn answer(&self, batch: &mut Vec<Pending>, out: &mut impl Write) -> io::Result<()> {
+        let forms: Vec<Option<[u8; 81]>> = batch
+            .par_iter()
+            .map(|p| p.parsed.as_ref().ok().map(canonical_form))
+            .collect();
+        let mut text = Vec::with_capacity(batch.len() * 84);
+        for (pending, form) in batch.iter().zip(forms) {
+            let mut canonical = Vec::with_capacity(81);
+            if let Some(form) = form {
+                self.format.alphabet().write_cells(&form, &mut canonical);
             }
-            Ok(form) => {
-                if let Some(id) = &pending.id {
-                    text.extend_from_slice(id.as_bytes());
-                    text.push(b':');
+            let id = pending.id.as_deref();
+            let record = || {
+                let mut record = match &pending.parsed {
+                    Err(error) => Record::invalid(
+                        pending.number,
+                        id,
+                        Some(pending.cells.as_bytes()),
+                        error.clone(),
+                    ),
+                    Ok(_) => Record {
+                        number: pending.number,
+                        id,
+                        puzzle: Some(pending.cells.as_str().into()),
+                        status: CANONICAL,
+                        fields: vec![("canonical", String::from_utf8_lossy(&canonical).into())],
+                        ..Record::default()
+                    },
+                };
+                record.shape = Some(nine());
+                record
+            };
+            match self.output {
+                OutputFormat::Text => {
+                    push_id(&mut text, id);
+                    match &pending.parsed {
+                        Err(error) => text.extend_from_slice(escape_controls(error).as_bytes()),
+                        Ok(_) => text.extend_from_slice(&canonical),
+                    }
+                    text.push(b'\n');
                 }
-                format.alphabet().write_cells(&form, &mut text);
+                OutputFormat::Jsonl => record().write_json(&mut text),
+                OutputFormat::Csv => record().write_csv(&self.columns, &mut text),
             }
         }
-        text.push(b'\n');
+        batch.clear();
+        out.write_all(&text)?;
+        out.flush()
     }
-    batch.clear();
-    out.write_all(&text)?;
-    out.flush()
 }

@@ -1,31 +1,44 @@
 //! `sudokit generate`: puzzles with a unique solution (SPEC §7), minimal,
 //! of a clue count or with a symmetry when asked, made on every core and
 //! printed in index order, the same for the same `--seed`.
+//!
+//! Text output starts with a `#` comment line, the command that makes the
+//! same puzzles again (box shape and seed included), which every reader
+//! skips; records carry `box` and `seed` instead. A puzzle that cannot be
+//! made is a `# puzzle N: reason` comment in text and an `invalid` record in
+//! JSON and CSV, so every output stays readable; options that no puzzle can
+//! meet are refused before anything is made.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
-use sudokit::generate::{generate_range, GenerateOptions, Generated, Symmetry};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::Value;
+use sudokit::generate::{generate_range, GenerateError, GenerateOptions, Generated, Symmetry};
 use sudokit::grid::Shape;
 use sudokit::parse::Format;
 
-use super::{FormatArgs, ThreadArgs};
+use super::output::{
+    csv_columns, escape_controls, write_csv_header, OutputArgs, OutputFormat, Record,
+};
+use super::ThreadArgs;
 
 /// Puzzles made per thread before a batch is printed.
 const BATCH_PER_THREAD: u64 = 64;
 
-/// Output format of `sudokit generate`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum OutputFormat {
-    /// One puzzle per line.
-    #[default]
-    Text,
-    /// One JSON object per line: puzzle, solution, clues, symmetry,
-    /// minimal, guesses, seed, index.
-    Jsonl,
-}
+/// `--attempts` unless given.
+const DEFAULT_ATTEMPTS: u32 = 1000;
+
+/// The command's own fields, after the common ones.
+const FIELDS: [&str; 6] = [
+    "solution", "clues", "symmetry", "minimal", "guesses", "seed",
+];
+
+/// The status of a generated puzzle: its solution is unique.
+const UNIQUE: &str = "unique";
 
 /// Options of `sudokit generate`.
 #[derive(clap::Args, Debug)]
@@ -33,13 +46,20 @@ pub struct GenerateArgs {
     /// Number of puzzles.
     #[arg(long, short = 'n', value_name = "N", default_value_t = 1)]
     pub count: u64,
-    #[command(flatten)]
-    pub format: FormatArgs,
+    /// Box shape RxC (rows x columns per box) of the grids made: 2x2 makes
+    /// 4x4 grids, 2x3 6x6, 3x3 9x9, 4x4 16x16.
+    #[arg(long = "box", value_name = "RxC", default_value = "3x3")]
+    pub shape: Shape,
+    /// The N symbols in digit order, e.g. ABCDEFGHIJKLMNOP or 0123456789ABCDEF.
+    /// Default: the first N of 1-9, A-Z, a-z; blanks are `.`.
+    #[arg(long, value_name = "STRING")]
+    pub symbols: Option<String>,
     /// Random seed: the same seed and options print the same puzzles.
-    /// Default: from the clock (printed in jsonl output).
+    /// Default: from the clock (printed in the output).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-    /// Exactly K clues (reported per puzzle when no attempt reaches K).
+    /// Exactly K clues (a K no puzzle can have is refused up front; one not
+    /// reached for a puzzle within --attempts is reported for it).
     #[arg(long, value_name = "K")]
     pub clues: Option<usize>,
     /// Every clue needed: removing any one loses uniqueness.
@@ -50,36 +70,22 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "NAME", default_value_t = Symmetry::None)]
     pub symmetry: Symmetry,
     /// Grids tried per puzzle before reporting that a target is not met.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_ATTEMPTS)]
     pub attempts: u32,
-    /// Output format.
-    #[arg(long = "format", value_enum, default_value_t = OutputFormat::Text)]
-    pub output: OutputFormat,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// No progress bar and no summary on standard error.
+    #[arg(long, short)]
+    pub quiet: bool,
     #[command(flatten)]
     pub threads: ThreadArgs,
-}
-
-/// One jsonl record.
-#[derive(serde::Serialize)]
-struct Record<'a> {
-    index: u64,
-    puzzle: &'a str,
-    solution: &'a str,
-    clues: usize,
-    symmetry: Symmetry,
-    minimal: bool,
-    guesses: u64,
-    seed: u64,
 }
 
 /// Runs `sudokit generate`.
 pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let threads = args.threads.install()? as u64;
-    let shape = match args.format.shape {
-        Some(shape) => shape,
-        None => Shape::new(3, 3)?,
-    };
-    let format = Format::new(shape, args.format.symbols.as_deref()).context("--symbols")?;
+    let started = Instant::now();
+    let format = Format::new(args.shape, args.symbols.as_deref()).context("--symbols")?;
     let seed = match args.seed {
         Some(seed) => seed,
         None => SystemTime::now()
@@ -87,68 +93,182 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             .map_or(0, |d| d.as_nanos() as u64),
     };
     let options = GenerateOptions {
-        shape,
+        shape: args.shape,
         clues: args.clues,
         minimal: args.minimal,
         symmetry: args.symmetry,
         attempts: args.attempts.max(1),
     };
+    options.check().context("--clues")?;
+    let printer = Printer {
+        args,
+        format,
+        seed,
+        columns: csv_columns(&FIELDS),
+    };
     let mut stdout = io::stdout().lock();
-    let mut failed = false;
-    let batch = BATCH_PER_THREAD * threads;
-    let mut start = 0;
-    while start < args.count {
-        let end = (start + batch).min(args.count);
-        let mut text = Vec::new();
-        for result in generate_range(options, seed, start..end) {
-            match result {
-                Ok(g) => write_one(&g, args, &format, seed, &mut text)?,
-                Err(error) => {
-                    failed = true;
-                    writeln!(text, "{error}")?;
-                }
-            }
-        }
-        stdout.write_all(&text)?;
-        stdout.flush()?;
-        start = end;
+    let mut text = Vec::new();
+    match args.output.format {
+        OutputFormat::Text => printer.header(&mut text),
+        OutputFormat::Jsonl => {}
+        OutputFormat::Csv => write_csv_header(&printer.columns, &mut text),
     }
-    Ok(if failed {
+    stdout.write_all(&text)?;
+    stdout.flush()?;
+    let bar = ProgressBar::with_draw_target(Some(args.count), ProgressDrawTarget::hidden())
+        .with_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles  {per_sec}  eta {eta}")
+                .expect("valid template"),
+        );
+    let show_progress = !args.quiet && io::stderr().is_terminal();
+    let finished = AtomicBool::new(false);
+    let failed = std::thread::scope(|scope| {
+        if show_progress {
+            scope.spawn(|| reveal_after_a_second(&bar, &finished, started));
+        }
+        let result = (|| {
+            let mut failed = 0u64;
+            let batch = BATCH_PER_THREAD * threads;
+            let mut start = 0;
+            while start < args.count {
+                let end = (start + batch).min(args.count);
+                text.clear();
+                for (number, made) in (start + 1..).zip(generate_range(options, seed, start..end)) {
+                    failed += u64::from(made.is_err());
+                    printer.write(number, &made, &mut text);
+                }
+                stdout.write_all(&text)?;
+                stdout.flush()?;
+                bar.set_position(end);
+                start = end;
+            }
+            anyhow::Ok(failed)
+        })();
+        finished.store(true, Ordering::Relaxed);
+        result
+    })?;
+    bar.finish_and_clear();
+    if !args.quiet {
+        eprintln!(
+            "{} puzzles: {} made, {} not made, {:.3} s",
+            args.count,
+            args.count - failed,
+            failed,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
 }
 
-fn write_one(
-    g: &Generated,
-    args: &GenerateArgs,
-    format: &Format,
-    seed: u64,
-    out: &mut Vec<u8>,
-) -> anyhow::Result<()> {
-    let mut puzzle = Vec::new();
-    format.alphabet().write_cells(g.puzzle.cells(), &mut puzzle);
-    if args.output == OutputFormat::Text {
-        out.extend_from_slice(&puzzle);
-        out.push(b'\n');
-        return Ok(());
+/// Shows `bar` on standard error once the run has taken a second (a quick
+/// run never flashes one), ticking until it is finished.
+fn reveal_after_a_second(bar: &ProgressBar, finished: &AtomicBool, started: Instant) {
+    const DELAY: Duration = Duration::from_secs(1);
+    const TICK: Duration = Duration::from_millis(100);
+    while !finished.load(Ordering::Relaxed) {
+        std::thread::sleep(TICK);
+        if bar.is_hidden() && started.elapsed() > DELAY {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        bar.tick();
     }
-    let mut solution = Vec::new();
-    format
-        .alphabet()
-        .write_cells(g.solution.cells(), &mut solution);
-    let record = Record {
-        index: g.index,
-        puzzle: std::str::from_utf8(&puzzle)?,
-        solution: std::str::from_utf8(&solution)?,
-        clues: g.clues,
-        symmetry: args.symmetry,
-        minimal: g.minimal,
-        guesses: g.guesses,
-        seed,
-    };
-    serde_json::to_writer(&mut *out, &record)?;
-    out.push(b'\n');
-    Ok(())
+}
+
+/// What printing a generated puzzle needs besides the puzzle.
+struct Printer<'a> {
+    /// The options, for the header and the records.
+    args: &'a GenerateArgs,
+    /// The shape's format, for writing cells in its symbols.
+    format: Format,
+    /// The seed in use (given or from the clock).
+    seed: u64,
+    /// The CSV columns.
+    columns: Vec<&'static str>,
+}
+
+impl Printer<'_> {
+    /// The text header: a comment line holding the command that makes these
+    /// puzzles again.
+    fn header(&self, out: &mut Vec<u8>) {
+        let args = self.args;
+        let mut line = format!(
+            "# sudokit generate --box {} --seed {} --count {}",
+            args.shape, self.seed, args.count
+        );
+        if let Some(symbols) = &args.symbols {
+            line += &format!(" --symbols {symbols}");
+        }
+        if let Some(clues) = args.clues {
+            line += &format!(" --clues {clues}");
+        }
+        if args.minimal {
+            line += " --minimal";
+        }
+        if args.symmetry != Symmetry::None {
+            line += &format!(" --symmetry {}", args.symmetry);
+        }
+        if args.attempts != DEFAULT_ATTEMPTS {
+            line += &format!(" --attempts {}", args.attempts);
+        }
+        out.extend_from_slice(escape_controls(&line).as_bytes());
+        out.push(b'\n');
+    }
+
+    /// Puzzle `number` of the run: its line in text (or, when it could not
+    /// be made, a `# puzzle N: reason` comment every reader skips), else its
+    /// record.
+    fn write(&self, number: u64, made: &Result<Generated, GenerateError>, out: &mut Vec<u8>) {
+        match (self.args.output.format, made) {
+            (OutputFormat::Text, Ok(g)) => {
+                self.format.alphabet().write_cells(g.puzzle.cells(), out);
+                out.push(b'\n');
+            }
+            (OutputFormat::Text, Err(error)) => {
+                out.extend_from_slice(format!("# puzzle {number}: {error}\n").as_bytes());
+            }
+            (OutputFormat::Jsonl, made) => self.record(number, made).write_json(out),
+            (OutputFormat::Csv, made) => self.record(number, made).write_csv(&self.columns, out),
+        }
+    }
+
+    /// Puzzle `number` as a record: `unique` with its fields, or `invalid`
+    /// with the reason (and the symmetry and seed that were asked for).
+    fn record(&self, number: u64, made: &Result<Generated, GenerateError>) -> Record<'static> {
+        let symmetry = ("symmetry", Value::from(self.args.symmetry.to_string()));
+        let seed = ("seed", Value::from(self.seed));
+        let mut record = match made {
+            Ok(g) => {
+                let write = |cells: &[u8]| {
+                    let mut text = Vec::with_capacity(cells.len());
+                    self.format.alphabet().write_cells(cells, &mut text);
+                    String::from_utf8_lossy(&text).into_owned()
+                };
+                Record {
+                    number,
+                    puzzle: Some(write(g.puzzle.cells()).into()),
+                    status: UNIQUE,
+                    fields: vec![
+                        ("solution", write(g.solution.cells()).into()),
+                        ("clues", Value::from(g.clues)),
+                        symmetry,
+                        ("minimal", Value::from(g.minimal)),
+                        ("guesses", Value::from(g.guesses)),
+                        seed,
+                    ],
+                    ..Record::default()
+                }
+            }
+            Err(error) => {
+                let mut record = Record::invalid(number, None, None, error.to_string());
+                record.fields = vec![symmetry, seed];
+                record
+            }
+        };
+        record.shape = Some(self.args.shape);
+        record
+    }
 }

@@ -13,15 +13,13 @@ pub mod serve;
 pub mod slide;
 pub mod solve;
 
-use std::fs::File;
-use std::io::{self, Read};
-use std::path::{Path, PathBuf};
+use std::io;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use sudokit::budget::Budget;
 use sudokit::grid::Shape;
-use sudokit::lines::{LineReader, DEFAULT_MAX_LINE};
+use sudokit::lines::DEFAULT_MAX_LINE;
 use sudokit::parse::FormatSpec;
 use sudokit::solver::choice::EngineChoice;
 use sudokit::solver::Status;
@@ -63,13 +61,6 @@ pub struct LineArgs {
         value_parser = parse_max_line
     )]
     pub max_line: usize,
-}
-
-impl LineArgs {
-    /// A reader of `input`'s lines under this cap.
-    pub fn reader<R: Read>(&self, input: R) -> LineReader<R> {
-        LineReader::new(input, self.max_line)
-    }
 }
 
 /// Reads a `--max-line` value: a whole number of bytes, at least 1.
@@ -136,29 +127,6 @@ impl ThreadArgs {
                 .context("starting worker threads")?;
         }
         Ok(rayon::current_num_threads())
-    }
-}
-
-/// Opens `path` for reading; `None` or `-` is standard input.
-pub fn open_input(path: Option<&Path>) -> anyhow::Result<Box<dyn Read + Send>> {
-    match path {
-        None => Ok(Box::new(io::stdin())),
-        Some(p) if p == Path::new("-") => Ok(Box::new(io::stdin())),
-        Some(p) => {
-            let file = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
-            Ok(Box::new(file))
-        }
-    }
-}
-
-/// Puzzles given on the command line instead of a file: a single argument
-/// that names an existing file (or `-`) is read as input, anything else is a
-/// puzzle line.
-pub fn inputs_from_args(args: &[String]) -> anyhow::Result<Box<dyn Read + Send>> {
-    match args {
-        [] => open_input(None),
-        [one] if one == "-" || Path::new(one).is_file() => open_input(Some(&PathBuf::from(one))),
-        puzzles => Ok(Box::new(io::Cursor::new(puzzles.join("\n").into_bytes()))),
     }
 }
 

@@ -1,35 +1,56 @@
-//! `sudokit search [FILE|-|PUZZLE…]`: the {−R+A} neighbourhood hunt
-//! (SPEC §8). New unique minimal puzzles are appended to `--out` as they are
-//! found; a progress bar on standard error shows the rate and ETA; the
-//! summary goes to standard output. Where the hunt starts (resumed, or a
-//! checkpoint discarded) is said on standard error before it does.
+//! `sudokit search [FILE|PUZZLE…]`: the {−R+A} neighbourhood hunt
+//! (SPEC §8). Seeds are read like every command's puzzles (9×9 only). New
+//! unique minimal puzzles are appended to `--out` as they are found; a
+//! progress bar on standard error shows the rate and ETA. With `--format
+//! text` standard output has the invalid seed lines and then the summary;
+//! with `jsonl` or `csv` it has records: one per invalid seed line, then one
+//! per find (status `unique`, fields `clues` and `seed_number`, the seed's
+//! position among the puzzle lines read), printed batch by batch once the
+//! hunt has checkpointed them, in the out file's order; `number` counts the
+//! records printed, and the summary goes to standard error (not with
+//! `--quiet`). Where the hunt starts (resumed, or a checkpoint discarded) is
+//! said on standard error before it does.
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sudokit::grid::Shape;
-use sudokit::parse::{classify, Format, Line, LineError, ParseError};
-use sudokit::search::{Hunt, HuntOptions, Progress, Shard, Start};
+use serde_json::Value;
+use sudokit::parse::Format;
+use sudokit::search::{Find, Hunt, HuntOptions, Progress, Shard, Start, Stats};
 
-use super::{inputs_from_args, LineArgs, ThreadArgs};
+use super::canon::{nine, nine_spec, require_nine};
+use super::input::{locate, InputArgs, PuzzleLines};
+use super::output::{
+    csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
+};
+use super::{FormatArgs, LineArgs, ThreadArgs};
+
+/// The fields of a find's record, after the common ones: its clue count and
+/// the number of the seed it came from.
+const FIELDS: [&str; 2] = ["clues", "seed_number"];
+
+/// The status of a find: its solution is unique (and it is minimal).
+const UNIQUE: &str = "unique";
 
 /// Options of `sudokit search`.
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
-    /// A file of 9×9 seed puzzles (one per line), `-` for standard input, or
-    /// puzzles themselves. Nothing: standard input.
-    pub inputs: Vec<String>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub format: FormatArgs,
     /// Clues removed from each seed (R).
     #[arg(long, value_name = "R", default_value_t = 1)]
     pub remove: usize,
     /// Clues added (A).
     #[arg(long, value_name = "A", default_value_t = 1)]
     pub add: usize,
-    /// File the new finds are appended to (one puzzle per line, deduplicated
-    /// by canonical form against its earlier content).
+    /// File the new finds are appended to (one puzzle per line, digits 1-9
+    /// and `.`, deduplicated by canonical form against its earlier content).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Run slice I of N (1 <= I <= N); the N slices make up the whole hunt.
@@ -48,7 +69,12 @@ pub struct SearchArgs {
     /// Units (seed × removal) per checkpointed batch.
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub batch: usize,
-    /// No progress bar.
+    // text: invalid seed lines, then the summary; jsonl, csv: records of
+    // invalid seed lines and of finds, the summary on standard error.
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// No progress bar, no note on resuming, and (jsonl, csv) no summary on
+    /// standard error.
     #[arg(long, short)]
     pub quiet: bool,
     #[command(flatten)]
@@ -60,28 +86,55 @@ pub struct SearchArgs {
 /// Runs `sudokit search`.
 pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     args.threads.install()?;
-    let format = Format::new(Shape::new(3, 3)?, None)?;
-    let mut input = args.lines.reader(inputs_from_args(&args.inputs)?);
-    let mut stdout = io::stdout().lock();
-    let mut seeds = Vec::new();
-    let mut invalid = false;
-    let mut line = 0;
-    while let Some(raw) = input.next_line()? {
-        line += 1;
-        let mut seed = [0u8; 81];
-        let parsed = match raw.map(classify) {
-            Ok(Line::Skip) => continue,
-            Ok(Line::End) => break,
-            Ok(Line::Puzzle { cells, .. }) => format.parse_into(cells, &mut seed),
-            Err(too_long) => Err(ParseError::from(too_long)),
-        };
-        if let Err(error) = parsed {
-            invalid = true;
-            writeln!(stdout, "{}", LineError { line, error })?;
-            continue;
-        }
-        seeds.push(seed);
+    let spec = nine_spec(&args.format, "search")?;
+    let sources = args.input.open(&spec)?;
+    let several = sources.len() > 1;
+    let output = args.output.format;
+    let columns = csv_columns(&FIELDS);
+    let mut out = Vec::new();
+    if output == OutputFormat::Csv {
+        write_csv_header(&columns, &mut out);
     }
+    let mut stdout = io::stdout().lock();
+    // Seeds, and the number of each among the puzzle lines read.
+    let (mut seeds, mut seed_numbers) = (Vec::new(), Vec::new());
+    let (mut number, mut printed) = (0u64, 0u64);
+    for source in sources {
+        let name = source.name.clone();
+        let shown = several.then_some(name.as_str());
+        let mut puzzles = PuzzleLines::new(source, &spec, args.lines.max_line)?;
+        while let Some(entry) = puzzles.next_entry()? {
+            require_nine(&name, &entry, "search")?;
+            number += 1;
+            let error = match &entry.puzzle {
+                Ok(puzzle) => {
+                    seeds.push(<[u8; 81]>::try_from(puzzle.cells()).expect("a 9x9 puzzle"));
+                    seed_numbers.push(number);
+                    continue;
+                }
+                Err(error) => locate(shown, entry.line, error),
+            };
+            printed += 1;
+            match output {
+                OutputFormat::Text => {
+                    push_id(&mut out, entry.id);
+                    out.extend_from_slice(escape_controls(&error).as_bytes());
+                    out.push(b'\n');
+                }
+                _ => {
+                    let mut record = Record::invalid(printed, entry.id, Some(entry.cells), error);
+                    record.shape = entry.shape;
+                    emit(output, &record, &columns, &mut out);
+                }
+            }
+            stdout.write_all(&out)?;
+            out.clear();
+        }
+    }
+    stdout.write_all(&out)?;
+    stdout.flush()?;
+    drop(stdout);
+    let invalid = printed > 0;
     let checkpoint = args.checkpoint.clone().unwrap_or_else(|| {
         let mut name = args.out.as_os_str().to_owned();
         name.push(".checkpoint");
@@ -94,24 +147,51 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
         shard: args.shard,
         batch: args.batch.max(1),
     };
+    let finds = FindPrinter {
+        output,
+        columns,
+        seed_numbers,
+        format: Format::new(nine(), None)?,
+        state: Mutex::new(FindState {
+            pending: Vec::new(),
+            printed,
+            error: None,
+        }),
+    };
     let bar = progress_bar(args.quiet);
     let report = |p: &Progress| {
         bar.set_length(p.total);
         bar.set_position(p.done);
         bar.set_message(format!("minimal {}  new {}", p.stats.minimal, p.stats.new));
+        finds.print();
     };
     let start = Instant::now();
     let hunt = Hunt::open(&seeds, &options, &args.out, &checkpoint, args.resume)?;
     announce(hunt.start(), args, &checkpoint, args.quiet);
-    let stats = hunt.run(&report)?;
+    let stats = hunt.run_with_finds(&report, &|find| finds.found(find))?;
     bar.finish_and_clear();
-    writeln!(
-        stdout,
+    finds.finish()?;
+    let summary = summary(args, seeds.len(), &stats, start);
+    if output == OutputFormat::Text {
+        writeln!(io::stdout().lock(), "{summary}")?;
+    } else if !args.quiet {
+        eprintln!("{summary}");
+    }
+    Ok(if invalid {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The run's counts in one line.
+fn summary(args: &SearchArgs, seeds: usize, stats: &Stats, start: Instant) -> String {
+    format!(
         "{{-{}+{}}} shard {}: {} seeds, {} units, {} candidates, {} unique, {} minimal, {} new, {} skipped, {:.3} s",
         args.remove,
         args.add,
         args.shard,
-        seeds.len(),
+        seeds,
         stats.units,
         stats.candidates,
         stats.unique,
@@ -119,12 +199,100 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
         stats.new,
         stats.skipped,
         start.elapsed().as_secs_f64()
-    )?;
-    Ok(if invalid {
-        ExitCode::from(1)
+    )
+}
+
+/// Appends a record in the JSON or CSV format (`output` is not text).
+fn emit(output: OutputFormat, record: &Record<'_>, columns: &[&str], out: &mut Vec<u8>) {
+    if output == OutputFormat::Csv {
+        record.write_csv(columns, out);
     } else {
-        ExitCode::SUCCESS
-    })
+        record.write_json(out);
+    }
+}
+
+/// Prints the finds as records on standard output (jsonl, csv), a batch at
+/// a time once the hunt has checkpointed it, in the out file's order.
+struct FindPrinter {
+    /// `--format`; with text nothing is printed.
+    output: OutputFormat,
+    /// The CSV columns.
+    columns: Vec<&'static str>,
+    /// The number of each seed among the puzzle lines read.
+    seed_numbers: Vec<u64>,
+    /// The out file's format, for the puzzle's text.
+    format: Format,
+    /// What the hunt's threads and the printer share.
+    state: Mutex<FindState>,
+}
+
+/// Finds not yet printed, and how printing goes.
+struct FindState {
+    /// Finds heard of since the last batch.
+    pending: Vec<Find>,
+    /// Records printed so far (the last one's number).
+    printed: u64,
+    /// The first failure to write standard output; nothing is printed after.
+    error: Option<io::Error>,
+}
+
+impl FindPrinter {
+    /// Keeps a find until its batch is checkpointed.
+    fn found(&self, find: &Find) {
+        if self.output != OutputFormat::Text {
+            self.lock().pending.push(*find);
+        }
+    }
+
+    /// The shared state, even after a panic elsewhere.
+    fn lock(&self) -> std::sync::MutexGuard<'_, FindState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Prints the finds kept so far as records (a write failure is kept for
+    /// [`finish`](Self::finish), since the hunt's callback cannot fail).
+    fn print(&self) {
+        let mut state = self.lock();
+        let state = &mut *state;
+        if state.pending.is_empty() || state.error.is_some() {
+            state.pending.clear();
+            return;
+        }
+        let mut out = Vec::new();
+        for find in state.pending.drain(..) {
+            state.printed += 1;
+            let mut text = Vec::with_capacity(81);
+            self.format.alphabet().write_cells(&find.puzzle, &mut text);
+            let record = Record {
+                number: state.printed,
+                puzzle: Some(String::from_utf8_lossy(&text).into_owned().into()),
+                shape: Some(nine()),
+                status: UNIQUE,
+                fields: vec![
+                    (
+                        "clues",
+                        Value::from(find.puzzle.iter().filter(|&&v| v != 0).count()),
+                    ),
+                    ("seed_number", Value::from(self.seed_numbers[find.seed])),
+                ],
+                ..Record::default()
+            };
+            emit(self.output, &record, &self.columns, &mut out);
+        }
+        let mut stdout = io::stdout().lock();
+        if let Err(error) = stdout.write_all(&out).and_then(|()| stdout.flush()) {
+            state.error = Some(error);
+        }
+    }
+
+    /// Prints what is left and reports a failure to write.
+    fn finish(&self) -> anyhow::Result<()> {
+        self.print();
+        match self.lock().error.take() {
+            Some(error) => Err(anyhow::Error::new(error).context("writing output")),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Says on standard error where the hunt starts: always when a checkpoint

@@ -55,6 +55,69 @@ pub struct GenerateOptions {
 }
 
 impl GenerateOptions {
+    /// The fewest clues any puzzle of `shape` with a unique solution has, as
+    /// far as it is known: 17 for 9×9 with 3×3 boxes (McGuire, Tugemann and
+    /// Civario, 2012, by exhaustive search); otherwise `N − 1` for side `N`,
+    /// since a puzzle showing fewer than `N − 1` distinct symbols lacks two,
+    /// and swapping those two in a solution gives another.
+    pub fn least_clues(shape: Shape) -> usize {
+        if shape.box_rows() == 3 && shape.box_cols() == 3 {
+            17
+        } else {
+            shape.side().saturating_sub(1)
+        }
+    }
+
+    /// Whether some puzzle can meet these options at all: a clue target must
+    /// fit the grid, reach [`least_clues`](Self::least_clues) and be a sum
+    /// of symmetry orbit sizes. A caller checks once up front rather than
+    /// hearing the same reason for every puzzle.
+    pub fn check(&self) -> Result<(), GenerateError> {
+        let Some(clues) = self.clues else {
+            return Ok(());
+        };
+        let shape = self.shape;
+        let cells = shape.cell_count();
+        if clues > cells {
+            return Err(GenerateError::TooManyClues {
+                clues,
+                shape,
+                cells,
+            });
+        }
+        let least = Self::least_clues(shape);
+        if clues < least {
+            return Err(GenerateError::TooFewClues {
+                clues,
+                shape,
+                least,
+            });
+        }
+        // Subset sums of the orbit sizes: which clue counts a pattern made of
+        // whole orbits can have.
+        let orbits = self.symmetry.orbits(shape);
+        let mut reachable = vec![false; cells + 1];
+        reachable[0] = true;
+        for orbit in &orbits {
+            for k in (orbit.len()..=cells).rev() {
+                reachable[k] |= reachable[k - orbit.len()];
+            }
+        }
+        if !reachable[clues] {
+            let mut sizes: Vec<usize> = orbits.iter().map(Vec::len).collect();
+            sizes.sort_unstable();
+            sizes.dedup();
+            let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
+            return Err(GenerateError::Asymmetric {
+                clues,
+                shape,
+                symmetry: self.symmetry,
+                sizes: sizes.join(" or "),
+            });
+        }
+        Ok(())
+    }
+
     /// Options for `shape` with no target, no symmetry, 1000 attempts.
     pub fn new(shape: Shape) -> GenerateOptions {
         GenerateOptions {
@@ -91,7 +154,7 @@ pub struct Generated {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GenerateError {
     /// More clues asked for than the grid has cells.
-    #[error("{clues} clues asked for, a {shape} grid has {cells} cells")]
+    #[error("{clues} clues asked for, a {side}x{side} grid has {cells} cells", side = shape.side())]
     TooManyClues {
         /// The target.
         clues: usize,
@@ -100,8 +163,33 @@ pub enum GenerateError {
         /// Its number of cells.
         cells: usize,
     },
-    /// Every attempt ended away from the target.
-    #[error("puzzle {index}: no {what} found in {attempts} attempts{closest}")]
+    /// Fewer clues asked for than any puzzle of the size with a unique
+    /// solution has (see [`GenerateOptions::least_clues`]).
+    #[error("{clues} clues asked for, a {side}x{side} puzzle with a unique solution has at least {least}", side = shape.side())]
+    TooFewClues {
+        /// The target.
+        clues: usize,
+        /// The shape.
+        shape: Shape,
+        /// The fewest clues a unique puzzle of that size has.
+        least: usize,
+    },
+    /// A clue count no pattern with the symmetry has: the clues are whole
+    /// orbits, so their number is a sum of orbit sizes.
+    #[error("{clues} clues asked for, no {side}x{side} clue pattern with {symmetry} symmetry has that many (its orbits have {sizes} cells)", side = shape.side())]
+    Asymmetric {
+        /// The target.
+        clues: usize,
+        /// The shape.
+        shape: Shape,
+        /// The symmetry.
+        symmetry: Symmetry,
+        /// The distinct orbit sizes, in words (`1 or 4`).
+        sizes: String,
+    },
+    /// Every attempt ended away from the target (`index` is 0-based; the
+    /// message leaves it to the caller, which numbers puzzles its own way).
+    #[error("no {what} found in {attempts} attempts{closest}")]
     NotFound {
         /// Position in the run.
         index: u64,
@@ -183,13 +271,7 @@ impl Generator {
     /// the same puzzle.
     pub fn generate(&mut self, seed: u64, index: u64) -> Result<Generated, GenerateError> {
         let shape = self.options.shape;
-        if let Some(k) = self.options.clues.filter(|&k| k > shape.cell_count()) {
-            return Err(GenerateError::TooManyClues {
-                clues: k,
-                shape,
-                cells: shape.cell_count(),
-            });
-        }
+        self.options.check()?;
         let mut rng = puzzle_rng(seed, index);
         let mut closest = usize::MAX;
         let attempts = self.options.attempts.max(1);

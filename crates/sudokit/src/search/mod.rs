@@ -24,7 +24,9 @@ mod run;
 pub mod solutions;
 
 pub use neighbours::{unit_neighbours, UnitCounts};
-pub use run::{neighbourhood, run, Hunt, HuntError, HuntOptions, Progress, Shard, Start, Stats};
+pub use run::{
+    neighbourhood, run, Find, Hunt, HuntError, HuntOptions, Progress, Shard, Start, Stats,
+};
 
 /// The removals of `r` cells from the clue cells `clues`, in lexicographic
 /// order of positions in `clues`.

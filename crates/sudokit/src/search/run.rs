@@ -121,6 +121,15 @@ pub struct Progress {
     pub done_here: u64,
 }
 
+/// A new find, as a hunt appends it to its out file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Find {
+    /// The position (0-based) of the seed it was found from, among the seeds.
+    pub seed: usize,
+    /// The puzzle (0 for a blank).
+    pub puzzle: [u8; 81],
+}
+
 /// Why a hunt stopped or would not start. Every refusal to resume leaves
 /// the out file and the checkpoint as they were.
 #[derive(Debug, thiserror::Error)]
@@ -410,6 +419,17 @@ impl<'a> Hunt<'a> {
     /// hears then) and removes the checkpoint when the shard is complete.
     /// Returns the counts of the whole shard.
     pub fn run(self, progress: &(dyn Fn(&Progress) + Sync)) -> Result<Stats, HuntError> {
+        self.run_with_finds(progress, &|_| {})
+    }
+
+    /// [`run`](Self::run), telling `found` of each new find as it is
+    /// appended to the out file (under the file's lock, so in the file's
+    /// order), for a caller that also shows the finds elsewhere.
+    pub fn run_with_finds(
+        self,
+        progress: &(dyn Fn(&Progress) + Sync),
+        found: &(dyn Fn(&Find) + Sync),
+    ) -> Result<Stats, HuntError> {
         let started = Instant::now();
         let (out, checkpoint, options) = (&self.out, &self.checkpoint, &self.options);
         let (mut done, mut stats) = match &self.start {
@@ -441,7 +461,13 @@ impl<'a> Hunt<'a> {
                     let mut new = 0;
                     for find in &finds {
                         let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
-                        new += sink.offer(find)? as u64;
+                        if sink.offer(find)? {
+                            new += 1;
+                            found(&Find {
+                                seed: *i,
+                                puzzle: *find,
+                            });
+                        }
                     }
                     Ok((counts, new))
                 })
