@@ -12,7 +12,10 @@ pub mod canon;
 pub mod generate;
 pub mod grid;
 pub mod lines;
+mod par;
 pub mod parse;
+#[cfg(all(feature = "parallel", feature = "serde"))]
 pub mod search;
 pub mod slide;
+mod solve;
 pub mod solver;

@@ -52,7 +52,9 @@ fn brute_unit(seed: &[u8; 81], removed: &[u8], add: usize) -> BTreeSet<Vec<u8>> 
     let mut stack = vec![(0usize, reduced, 0usize)];
     while let Some((from, puzzle, placed)) = stack.pop() {
         if placed == add {
-            if solver.solve(&puzzle, 2, None).solutions == 1 && is_minimal(&mut solver, &puzzle) {
+            if solver.solve(&puzzle, 2, None).unwrap().solutions == 1
+                && is_minimal(&mut solver, &puzzle).unwrap()
+            {
                 out.insert(puzzle.to_vec());
             }
             continue;

@@ -75,7 +75,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         if let Some(id) = id {
             write!(stdout, "{id}:")?;
         }
-        let count = count_solutions(format.shape(), puzzle.cells(), limit);
+        let count = count_solutions(format.shape(), puzzle.cells(), limit)?;
         if count >= limit {
             writeln!(stdout, ">={limit}")?;
         } else {

@@ -184,7 +184,7 @@ fn old_clues_needed(solver: &mut dyn Solver, puzzle: &[u8; 81], old: &mut [usize
     for i in 0..old.len() {
         let k = old[i];
         probe[k] = 0;
-        let several = solver.solve(&probe, 2, None).solutions >= 2;
+        let several = solver.solve_raw(&probe, 2, None).solutions >= 2;
         probe[k] = puzzle[k];
         if !several {
             old[..=i].rotate_right(1);

@@ -34,7 +34,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 
-use rayon::prelude::*;
+use crate::par::*;
 
 /// Cells of the 15-puzzle.
 const CELLS: usize = 16;
