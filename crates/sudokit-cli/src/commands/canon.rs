@@ -78,7 +78,12 @@ pub fn run(args: &CanonArgs) -> anyhow::Result<ExitCode> {
 fn answer(batch: &mut Vec<Pending>, format: &Format, out: &mut impl Write) -> io::Result<()> {
     let forms: Vec<Result<[u8; 81], ParseError>> = batch
         .par_iter()
-        .map(|p| p.cells.as_ref().map(canonical_form).map_err(Clone::clone))
+        .map(|p| {
+            p.cells
+                .as_ref()
+                .map(|c| canonical_form(c).expect("parsed cells are 0 to 9"))
+                .map_err(Clone::clone)
+        })
         .collect();
     let mut text = Vec::with_capacity(batch.len() * 84);
     for (pending, form) in batch.iter().zip(forms) {

@@ -32,6 +32,10 @@ pub enum InputError {
         /// Cells of the grid.
         count: usize,
     },
+    /// A canonical-form transform whose fields do not describe a member of
+    /// the symmetry group.
+    #[error("the transform does not keep bands, stacks and digits apart")]
+    InvalidTransform,
     /// A buffer for a solution of another length than `N²`.
     #[error("solution buffer of {found} cells, expected {expected}")]
     SolutionLength {
