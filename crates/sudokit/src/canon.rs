@@ -78,7 +78,7 @@ impl Transform {
         };
         let mut labels = 0u16;
         for &l in &self.labels[1..] {
-            labels |= 1 << l;
+            labels |= 1u16.checked_shl(l.into()).unwrap_or(0);
         }
         lines_ok(&self.rows) && lines_ok(&self.cols) && self.labels[0] == 0 && labels == 0x3FE
     }

@@ -344,7 +344,7 @@ impl FromStr for Puzzle {
     /// ```
     /// use sudokit::Puzzle;
     ///
-    /// let p: Puzzle = "id7: 1.3. .4.. ..2. 4... ; rated 1.2".replace(' ', "").parse().unwrap();
+    /// let p: Puzzle = "  id7: 1.3..4....2.4... ; rated 1.2\r\n".parse().unwrap();
     /// assert_eq!(p.shape().side(), 4);
     /// assert_eq!(p.to_string(), "1.3..4....2.4...");
     /// let err = "12345.....".parse::<Puzzle>().unwrap_err();
