@@ -1,7 +1,7 @@
 //! [`GeneralSolver`]: one engine for every box shape, `N` up to 64.
 //!
 //! Candidate sets are bitmasks of the narrowest integer that holds `N` bits
-//! (see [`mask`]); the search itself lives in [`engine`]: naked and hidden
+//! (see `mask`); the search itself lives in `engine`: naked and hidden
 //! singles propagated to a fixpoint, then binary branching on the cell with the
 //! fewest candidates per unit of conflict weight, with an explicit stack.
 
