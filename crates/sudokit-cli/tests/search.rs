@@ -86,7 +86,7 @@ fn forms(path: &Path) -> HashSet<[u8; 81]> {
         .map(|l| {
             let cells: [u8; 81] =
                 std::array::from_fn(|k| l.as_bytes()[k].saturating_sub(b'0').min(9));
-            canonical_form(&cells)
+            canonical_form(&cells).unwrap()
         })
         .collect()
 }

@@ -165,7 +165,11 @@ impl Workload {
                     let solver = solvers
                         .entry(format.shape())
                         .or_insert_with(|| solver_for(format.shape()));
-                    let solvable = solver.solve(puzzle.cells(), 1, None).solutions > 0;
+                    let solvable = solver
+                        .solve(puzzle.cells(), 1, None)
+                        .map_err(|e| error(e.to_string()))?
+                        .solutions
+                        > 0;
                     let format = match formats.iter().position(|f| *f == format) {
                         Some(index) => index,
                         None => {

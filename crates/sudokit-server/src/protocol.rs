@@ -415,7 +415,10 @@ impl Workspace {
             (solver_for(shape), alphabet)
         });
         self.solution.resize(givens.len(), 0);
-        let Some(outcome) = solver.solve_until(givens, 1, Some(&mut self.solution), budget) else {
+        let Some(outcome) = solver
+            .solve_until(givens, 1, Some(&mut self.solution), budget)
+            .expect("parse_body yields N² in-range cells, and the buffer has N²")
+        else {
             return Answer::GaveUp;
         };
         if outcome.solutions == 0 {

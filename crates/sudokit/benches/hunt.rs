@@ -122,13 +122,13 @@ fn main() {
         .collect();
     let forms_p = rate(min, || {
         puzzles.iter().for_each(|p| {
-            std::hint::black_box(canonical_form(p));
+            std::hint::black_box(canonical_form(p).unwrap());
         });
         puzzles.len()
     });
     let forms_g = rate(min, || {
         grids.iter().for_each(|g| {
-            std::hint::black_box(canonical_form(g));
+            std::hint::black_box(canonical_form(g).unwrap());
         });
         grids.len()
     });
@@ -160,7 +160,7 @@ fn search() {
     );
     for (r, a) in [(1, 2), (2, 1), (2, 2), (2, 3)] {
         let start = Instant::now();
-        let (_, stats) = neighbourhood(&seed, r, a);
+        let (_, stats) = neighbourhood(&seed, r, a).unwrap();
         println!(
             "  {{-{r}+{a}}} {:>9.3} s  units {:>4}  candidates {:>7}  unique {:>6}  minimal {:>4}  new {:>4}",
             start.elapsed().as_secs_f64(),

@@ -116,12 +116,15 @@ fn run(set: &[Puzzle], deadline: Duration) -> Tally {
     let started = Instant::now();
     for puzzle in set {
         let t = Instant::now();
-        match solver.solve_until(
-            puzzle.cells(),
-            2,
-            Some(&mut solution),
-            &sudokit::budget::Budget::until(t + deadline),
-        ) {
+        match solver
+            .solve_until(
+                puzzle.cells(),
+                2,
+                Some(&mut solution),
+                &sudokit::budget::Budget::until(t + deadline),
+            )
+            .unwrap()
+        {
             Some(outcome) => {
                 if outcome.solutions > 0 {
                     let solved = Puzzle::new(shape, solution.clone()).expect("a grid");

@@ -37,7 +37,7 @@ fn run(solver: &mut dyn Solver, all: &[u8], cells: usize) -> (f64, Vec<u64>) {
     let started = Instant::now();
     let counts = all
         .chunks_exact(cells)
-        .map(|p| solver.solve(p, 2, Some(&mut solution)).solutions)
+        .map(|p| solver.solve(p, 2, Some(&mut solution)).unwrap().solutions)
         .collect();
     (started.elapsed().as_secs_f64(), counts)
 }

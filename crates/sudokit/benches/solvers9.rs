@@ -149,7 +149,7 @@ fn main() {
         // Agreement: every engine, every puzzle, same status; solutions valid.
         let mut solution = [0u8; 81];
         for (i, p) in puzzles.iter().enumerate() {
-            let a = simd.status(p, Some(&mut solution));
+            let a = simd.status(p, Some(&mut solution)).unwrap();
             if a != Status::None {
                 let puzzle = Puzzle::new(shape, p.to_vec()).unwrap();
                 let solved = Puzzle::new(shape, solution.to_vec()).unwrap();
@@ -157,12 +157,12 @@ fn main() {
             }
             assert_eq!(
                 a,
-                scalar.status(p, None),
+                scalar.status(p, None).unwrap(),
                 "{name} #{i}: scalar path disagrees"
             );
             assert_eq!(
                 a,
-                general.status(p, None),
+                general.status(p, None).unwrap(),
                 "{name} #{i}: GeneralSolver disagrees"
             );
             assert_eq!(
@@ -172,14 +172,17 @@ fn main() {
             );
         }
 
-        let guesses: u64 = puzzles.iter().map(|p| simd.solve(p, 2, None).guesses).sum();
+        let guesses: u64 = puzzles
+            .iter()
+            .map(|p| simd.solve(p, 2, None).unwrap().guesses)
+            .sum();
         let r = rates(
             &puzzles,
             min,
             &mut [
-                &mut |p| simd.solve(p, 2, None).solutions,
-                &mut |p| scalar.solve(p, 2, None).solutions,
-                &mut |p| general.solve(p, 2, None).solutions,
+                &mut |p| simd.solve(p, 2, None).unwrap().solutions,
+                &mut |p| scalar.solve(p, 2, None).unwrap().solutions,
+                &mut |p| general.solve(p, 2, None).unwrap().solutions,
                 &mut |p| {
                     sudoku::Sudoku::from_bytes(*p).map_or(0, |s| s.solutions_count_up_to(2) as u64)
                 },

@@ -17,12 +17,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
+use crate::par::*;
 
+use crate::grid::InputError;
 use crate::lines::{LineReader, TooLong, DEFAULT_MAX_LINE};
 use crate::parse::{classify, AlphabetError, Format, FormatError, FormatSpec, Line, ParseError};
 use crate::solver::choice::EngineChoice;
-use crate::solver::{Solver, Status};
+use crate::solver::{check_input, Solver, Status};
 
 /// Bytes read per block before the block is analysed.
 pub const BLOCK_BYTES: usize = 1 << 20;
@@ -155,15 +156,22 @@ pub enum AnalyzeError {
 }
 
 /// Whether every given of a puzzle with a unique solution is needed: removing
-/// any one of them must leave several solutions.
-pub fn is_minimal(solver: &mut dyn Solver, givens: &[u8]) -> bool {
+/// any one of them must leave several solutions. An error when `givens` do
+/// not fit the solver's shape.
+pub fn is_minimal(solver: &mut dyn Solver, givens: &[u8]) -> Result<bool, InputError> {
+    check_input(solver.shape(), givens, None)?;
+    Ok(is_minimal_raw(solver, givens))
+}
+
+/// [`is_minimal`] without the check, for callers whose givens fit the shape.
+pub(crate) fn is_minimal_raw(solver: &mut dyn Solver, givens: &[u8]) -> bool {
     let mut probe = givens.to_vec();
     for cell in 0..givens.len() {
         if givens[cell] == 0 {
             continue;
         }
         probe[cell] = 0;
-        let still_unique = solver.solve(&probe, 2, None).solutions == 1;
+        let still_unique = solver.solve_raw(&probe, 2, None).solutions == 1;
         probe[cell] = givens[cell];
         if still_unique {
             return false;
@@ -180,14 +188,14 @@ fn analyze_puzzle(
     scratch: &mut [u8],
 ) -> Analysis {
     let wanted = options.solutions.then_some(&mut *scratch);
-    let outcome = solver.solve(givens, 2, wanted);
+    let outcome = solver.solve_raw(givens, 2, wanted);
     let status = Status::from_count(outcome.solutions);
     let unique = status == Status::Unique;
     Analysis {
         status,
         clues: givens.iter().map(|&v| usize::from(v != 0)).sum(),
         solution: (status != Status::None && options.solutions).then(|| scratch.to_vec()),
-        minimal: (unique && options.minimal).then(|| is_minimal(solver, givens)),
+        minimal: (unique && options.minimal).then(|| is_minimal_raw(solver, givens)),
     }
 }
 
@@ -325,7 +333,7 @@ where
     let mut format: Option<Format> = None;
     let mut line_base = 0u64;
     let mut bytes_done = 0u64;
-    let threads = rayon::current_num_threads();
+    let threads = threads();
     loop {
         let started = Instant::now();
         let item = reader.next_block(BLOCK_BYTES).map_err(AnalyzeError::Read)?;

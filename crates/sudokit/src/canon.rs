@@ -32,6 +32,8 @@
 //! row's clues are), and the second row's source is chosen up front, so
 //! each column placed bounds the second row too (see `Search::second`).
 
+use crate::grid::{check_cells, InputError, Puzzle, Shape};
+
 /// A member of the symmetry group: transpose (or not), then take output row
 /// `i` from source row `rows[i]` and output column `j` from source column
 /// `cols[j]`, then relabel digit `d` as `labels[d]` (`labels[0] = 0` keeps
@@ -76,13 +78,25 @@ impl Transform {
         };
         let mut labels = 0u16;
         for &l in &self.labels[1..] {
-            labels |= 1 << l;
+            labels |= 1u16.checked_shl(l.into()).unwrap_or(0);
         }
         lines_ok(&self.rows) && lines_ok(&self.cols) && self.labels[0] == 0 && labels == 0x3FE
     }
 
-    /// The image of an 81-cell puzzle (values 0–9) under this transform.
-    pub fn apply(&self, cells: &[u8; 81]) -> [u8; 81] {
+    /// The image of an 81-cell puzzle (values 0–9) under this transform; an
+    /// error when a value exceeds 9 or the transform is not valid
+    /// ([`Transform::is_valid`]: its fields are public, so anything can be
+    /// written there).
+    pub fn apply(&self, cells: &[u8; 81]) -> Result<[u8; 81], InputError> {
+        check_cells(nine(), cells)?;
+        if !self.is_valid() {
+            return Err(InputError::InvalidTransform);
+        }
+        Ok(self.apply_raw(cells))
+    }
+
+    /// [`Transform::apply`] for a valid transform and values 0–9.
+    fn apply_raw(&self, cells: &[u8; 81]) -> [u8; 81] {
         let grid = if self.transpose {
             transposed(cells)
         } else {
@@ -95,23 +109,58 @@ impl Transform {
     }
 }
 
+impl Puzzle {
+    /// The canonical form of a 9×9 puzzle (see [`crate::canon`]): equal for
+    /// exactly the puzzles that are equivalent. An error for other shapes.
+    pub fn canonical_form(&self) -> Result<Puzzle, InputError> {
+        let cells: &[u8; 81] = self
+            .cells()
+            .try_into()
+            .ok()
+            .filter(|_| self.shape() == nine())
+            .ok_or(InputError::WrongShape {
+                found: self.shape(),
+                expected: nine(),
+            })?;
+        Ok(self.with_cells(canonical_raw(cells).to_vec()))
+    }
+}
+
 /// A puzzle's canonical form and a transform taking the puzzle to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Canonical {
     /// The minimum-lexicographic equivalent puzzle (0 = blank).
     pub form: [u8; 81],
-    /// One transform with `transform.apply(puzzle) == form`.
+    /// One transform with `transform.apply(puzzle) == Ok(form)`.
     pub transform: Transform,
 }
 
-/// The canonical form of a 9×9 puzzle or grid, `cells` holding 81 values
-/// 0–9 (0 = blank); see the module docs.
-pub fn canonical_form(cells: &[u8; 81]) -> [u8; 81] {
-    canonicalize(cells).form
+/// The 9×9 shape, the only one this module handles.
+fn nine() -> Shape {
+    Shape::new(3, 3).expect("3×3 boxes are a valid shape")
 }
 
-/// The canonical form with a transform that produces it.
-pub fn canonicalize(cells: &[u8; 81]) -> Canonical {
+/// The canonical form of a 9×9 puzzle or grid, `cells` holding 81 values
+/// 0–9 (0 = blank), or an error when a value exceeds 9; see the module docs.
+pub fn canonical_form(cells: &[u8; 81]) -> Result<[u8; 81], InputError> {
+    check_cells(nine(), cells)?;
+    Ok(canonical_raw(cells))
+}
+
+/// [`canonical_form`] of values known to be 0–9 (the hunt's own puzzles).
+pub(crate) fn canonical_raw(cells: &[u8; 81]) -> [u8; 81] {
+    canonicalize_raw(cells).form
+}
+
+/// The canonical form with a transform that produces it, or an error when a
+/// value exceeds 9.
+pub fn canonicalize(cells: &[u8; 81]) -> Result<Canonical, InputError> {
+    check_cells(nine(), cells)?;
+    Ok(canonicalize_raw(cells))
+}
+
+/// [`canonicalize`] of values known to be 0–9.
+fn canonicalize_raw(cells: &[u8; 81]) -> Canonical {
     // The empty grid is its own form; every transform ties, so skip them.
     if cells.iter().all(|&v| v == 0) {
         return Canonical {

@@ -8,6 +8,7 @@
 //! count picks the size, unless `--box` fixed it.
 
 use std::fmt;
+use std::str::FromStr;
 
 use crate::grid::{Puzzle, Shape, ShapeError};
 use crate::lines::TooLong;
@@ -233,6 +234,9 @@ pub enum ParseError {
     /// The line is longer than the reader's cap; it was skipped unread.
     #[error(transparent)]
     TooLong(#[from] TooLong),
+    /// The puzzle's size has no default symbols (sides 62 to 64).
+    #[error(transparent)]
+    Alphabet(#[from] AlphabetError),
 }
 
 fn quoted(ch: char) -> String {
@@ -323,6 +327,87 @@ impl Format {
         let mut values = vec![0; self.shape.cell_count()];
         self.parse_into(cells, &mut values)?;
         Ok(Puzzle::new(self.shape, values).expect("parsed values are in range"))
+    }
+}
+
+impl FromStr for Puzzle {
+    type Err = ParseError;
+
+    /// One puzzle's text, read by the rules of a puzzle line (SPEC §1):
+    /// surrounding whitespace, an `id:` prefix and trailing fields (after
+    /// whitespace, `;` or `,`) are ignored; the size comes from the number of
+    /// cells (16 → 4×4, 36 → 6×6 with 2×3 boxes, 81 → 9×9 …); symbols are the
+    /// default ones ([`DEFAULT_SYMBOLS`]) and blanks are [`BLANKS`]. For
+    /// other boxes or symbols, or a file of puzzles, use a [`Format`] (or
+    /// [`FormatSpec`]). A grid written over several lines, one row per line
+    /// (with or without `|`, `-`, `+` separators, as `sudokit solve
+    /// --pretty` prints it), reads as the same puzzle ([`crate::rows`]).
+    ///
+    /// ```
+    /// use sudokit::Puzzle;
+    ///
+    /// let p: Puzzle = "  id7: 1.3..4....2.4... ; rated 1.2\r\n".parse().unwrap();
+    /// assert_eq!(p.shape().side(), 4);
+    /// assert_eq!(p.to_string(), "1.3..4....2.4...");
+    /// let err = "12345.....".parse::<Puzzle>().unwrap_err();
+    /// assert_eq!(err.to_string(), "10 cells is not a square grid of side 1 to 64");
+    /// let grid: Puzzle = "1 . | 3 .\n. 4 | . .\n----+----\n. . | 2 .\n4 . | . .".parse().unwrap();
+    /// assert_eq!(grid.to_string(), "1.3..4....2.4...");
+    /// ```
+    fn from_str(text: &str) -> Result<Puzzle, ParseError> {
+        if let Some(line) = joined_grid(text) {
+            return line.parse();
+        }
+        let cells = match classify(text.as_bytes()) {
+            Line::Puzzle { cells, .. } => cells,
+            // Not a puzzle line (blank, a comment, `end`): its text is the
+            // cells, which the checks below reject with a reason.
+            Line::Skip | Line::End => text.trim().as_bytes(),
+        };
+        let shape = Shape::for_cell_count(char_count(cells))?;
+        let format = Format::new(shape, None).map_err(ParseError::Alphabet)?;
+        format.parse(cells)
+    }
+}
+
+/// A grid written over several lines ([`crate::rows`]) as its one-line
+/// text; `None` for text of one line.
+fn joined_grid(text: &str) -> Option<String> {
+    let text = text.trim();
+    if !text.contains('\n') {
+        return None;
+    }
+    let mut joined = String::new();
+    crate::rows::RowsReader::new(text.as_bytes(), None, text.len() + 1)
+        .and_then(|mut rows| std::io::Read::read_to_string(&mut rows, &mut joined))
+        .ok()?;
+    let first = joined
+        .lines()
+        .find(|line| matches!(classify(line.as_bytes()), Line::Puzzle { .. }))?;
+    // A text whose rows did not join stays several lines: read as one.
+    (!first.contains('\n') && first.len() < text.len()).then(|| first.to_string())
+}
+
+impl fmt::Display for Puzzle {
+    /// The cells on one line in the default symbols, `.` for blanks: the
+    /// text [`Puzzle::from_str`] reads back. Sides 62 to 64, which have no
+    /// default symbols, print their values as decimal numbers separated by
+    /// spaces (0 = blank).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match Alphabet::default_for(self.shape().side()) {
+            Ok(alphabet) => {
+                let mut text = Vec::with_capacity(self.cells().len());
+                alphabet.write_cells(self.cells(), &mut text);
+                f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
+            }
+            Err(_) => {
+                for (i, v) in self.cells().iter().enumerate() {
+                    let sep = if i == 0 { "" } else { " " };
+                    write!(f, "{sep}{v}")?;
+                }
+                Ok(())
+            }
+        }
     }
 }
 

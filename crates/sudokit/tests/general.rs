@@ -30,31 +30,42 @@ fn the_empty_4x4_grid_has_288_solutions() {
     assert_eq!(
         GeneralSolver::new(s)
             .solve(&empty, u64::MAX, None)
+            .unwrap()
             .solutions,
         288
     );
     assert_eq!(
         ReferenceSolver::new(s)
             .solve(&empty, u64::MAX, None)
+            .unwrap()
             .solutions,
         288
     );
-    assert_eq!(count_solutions(s, &empty, u64::MAX), 288);
+    assert_eq!(count_solutions(s, &empty, u64::MAX).unwrap(), 288);
 }
 
 #[test]
 fn the_empty_6x6_grid_has_28_200_960_solutions() {
     let s = shape(2, 3);
-    assert_eq!(count_solutions(s, &[0; 36], u64::MAX), 28_200_960);
+    assert_eq!(count_solutions(s, &[0; 36], u64::MAX).unwrap(), 28_200_960);
     // The same count for 3-row boxes, by symmetry of the grid under transposition.
-    assert_eq!(count_solutions(shape(3, 2), &[0; 36], u64::MAX), 28_200_960);
+    assert_eq!(
+        count_solutions(shape(3, 2), &[0; 36], u64::MAX).unwrap(),
+        28_200_960
+    );
 }
 
 #[test]
 fn counting_stops_at_the_limit() {
     let s = shape(2, 3);
-    assert_eq!(count_solutions(s, &[0; 36], 1000), 1000);
-    assert_eq!(GeneralSolver::new(s).solve(&[0; 36], 7, None).solutions, 7);
+    assert_eq!(count_solutions(s, &[0; 36], 1000).unwrap(), 1000);
+    assert_eq!(
+        GeneralSolver::new(s)
+            .solve(&[0; 36], 7, None)
+            .unwrap()
+            .solutions,
+        7
+    );
 }
 
 #[test]
@@ -66,13 +77,20 @@ fn counts_of_partial_4x4_grids_match_the_reference() {
     for _ in 0..2000 {
         let clues = rng.gen_range(0..10);
         let p = random_puzzle(s, clues, 0.2, &mut rng);
-        let want = reference.solve(p.cells(), u64::MAX, None).solutions;
+        let want = reference
+            .solve(p.cells(), u64::MAX, None)
+            .unwrap()
+            .solutions;
         assert_eq!(
-            general.solve(p.cells(), u64::MAX, None).solutions,
+            general.solve(p.cells(), u64::MAX, None).unwrap().solutions,
             want,
             "{p:?}"
         );
-        assert_eq!(count_solutions(s, p.cells(), u64::MAX), want, "{p:?}");
+        assert_eq!(
+            count_solutions(s, p.cells(), u64::MAX).unwrap(),
+            want,
+            "{p:?}"
+        );
     }
 }
 
@@ -103,8 +121,8 @@ fn random_puzzles_of_every_shape_agree_with_the_reference() {
             let p = random_puzzle(s, clues, 0.3, &mut rng);
             let mut fast = vec![0; s.cell_count()];
             let mut slow = vec![0; s.cell_count()];
-            let got = general.solve(p.cells(), 2, Some(&mut fast));
-            let want = reference.solve(p.cells(), 2, Some(&mut slow));
+            let got = general.solve(p.cells(), 2, Some(&mut fast)).unwrap();
+            let want = reference.solve(p.cells(), 2, Some(&mut slow)).unwrap();
             assert_eq!(got.solutions, want.solutions, "{s}: {p:?}");
             if got.solutions > 0 {
                 let solution = Puzzle::new(s, fast).unwrap();
@@ -138,7 +156,7 @@ fn large_grids_are_solved_and_verified() {
         let clues = (s.cell_count() as f64 * clue_share) as usize;
         let p = random_puzzle(s, clues, 0.0, &mut rng);
         let mut out = vec![0; s.cell_count()];
-        let found = solver.solve(p.cells(), 1, Some(&mut out));
+        let found = solver.solve(p.cells(), 1, Some(&mut out)).unwrap();
         assert_eq!(found.solutions, 1, "{s}");
         assert!(p.is_solved_by(&Puzzle::new(s, out).unwrap()), "{s}");
     }
@@ -165,8 +183,8 @@ fn restarting_searches_agree_with_the_reference() {
                 let clues = rng.gen_range(min_clues..=s.cell_count());
                 let p = random_puzzle(s, clues, 0.3, &mut rng);
                 let mut out = vec![0; s.cell_count()];
-                let got = restarting.solve(p.cells(), limit, Some(&mut out));
-                let want = reference.solve(p.cells(), limit, None);
+                let got = restarting.solve(p.cells(), limit, Some(&mut out)).unwrap();
+                let want = reference.solve(p.cells(), limit, None).unwrap();
                 assert_eq!(got.solutions, want.solutions, "{s} limit {limit}: {p:?}");
                 if got.solutions > 0 {
                     let solution = Puzzle::new(s, out).unwrap();
@@ -186,7 +204,9 @@ fn restarts_escape_a_heavy_tailed_search() {
     let text = "........B...1C34..C..4..E.....................G..7...GE.F.....B...81..G.9..4...D......538..1..2.53.9D..E7A.B.148.........63......5.....94..A..12.......G5..FD.96....4...1..D..AG.8F...BA...9E....C.F......D3...1.4......6....8.7...6...C..57......7.1..6C....F.5";
     let p = parse(text);
     let mut out = vec![0; 256];
-    let got = GeneralSolver::new(p.shape()).solve(p.cells(), 2, Some(&mut out));
+    let got = GeneralSolver::new(p.shape())
+        .solve(p.cells(), 2, Some(&mut out))
+        .unwrap();
     assert_eq!(got.solutions, 2);
     assert!(got.guesses < 100_000, "{} guesses", got.guesses);
     assert!(p.is_solved_by(&Puzzle::new(p.shape(), out).unwrap()));
@@ -200,8 +220,14 @@ fn contradicting_givens_have_no_solution() {
     for cell in (0..36).step_by(7) {
         p[cell] = 5;
     }
-    assert_eq!(GeneralSolver::new(s).status(&p, None), Status::None);
-    assert_eq!(ReferenceSolver::new(s).status(&p, None), Status::None);
+    assert_eq!(
+        GeneralSolver::new(s).status(&p, None).unwrap(),
+        Status::None
+    );
+    assert_eq!(
+        ReferenceSolver::new(s).status(&p, None).unwrap(),
+        Status::None
+    );
 }
 
 /// A deadline-bound search gives up on a search that outlasts it, and agrees
@@ -216,13 +242,17 @@ fn solve_until_gives_up_only_after_its_deadline() {
     // Counting 10,000 completions of the empty grid takes far more than the
     // guesses between two looks at the clock.
     assert_eq!(
-        general.solve_until(&empty, 10_000, None, &Budget::until(Instant::now())),
+        general
+            .solve_until(&empty, 10_000, None, &Budget::until(Instant::now()))
+            .unwrap(),
         None
     );
     let far = Instant::now() + Duration::from_secs(3600);
     assert_eq!(
-        general.solve_until(&empty, 10_000, None, &Budget::until(far)),
-        Some(general.solve(&empty, 10_000, None))
+        general
+            .solve_until(&empty, 10_000, None, &Budget::until(far))
+            .unwrap(),
+        Some(general.solve(&empty, 10_000, None).unwrap())
     );
     let mut fast = sudokit::solver::solver_for(s);
     let mut solution = vec![0; 81];
@@ -233,6 +263,7 @@ fn solve_until_gives_up_only_after_its_deadline() {
             Some(&mut solution),
             &Budget::until(Instant::now()),
         )
+        .unwrap()
         .expect("the 9x9 engine finishes whatever the deadline");
     assert_eq!(outcome.solutions, 1);
     assert!(Puzzle::new(s, empty.clone())
@@ -249,11 +280,18 @@ fn solve_until_gives_up_once_cancelled() {
     let flag = Arc::new(AtomicBool::new(true));
     let cancelled = Budget::unlimited().with_cancel(Arc::clone(&flag));
     let mut general = GeneralSolver::new(shape(3, 3));
-    assert_eq!(general.solve_until(&empty, 10_000, None, &cancelled), None);
+    assert_eq!(
+        general
+            .solve_until(&empty, 10_000, None, &cancelled)
+            .unwrap(),
+        None
+    );
     flag.store(false, std::sync::atomic::Ordering::Relaxed);
     assert_eq!(
-        general.solve_until(&empty, 10_000, None, &cancelled),
-        Some(general.solve(&empty, 10_000, None))
+        general
+            .solve_until(&empty, 10_000, None, &cancelled)
+            .unwrap(),
+        Some(general.solve(&empty, 10_000, None).unwrap())
     );
 }
 
@@ -271,7 +309,7 @@ fn conflict_weights_steer_sparse_25x25_searches() {
     for line in text.lines() {
         let p = parse(line);
         let mut out = vec![0; 625];
-        let got = solver.solve(p.cells(), 2, Some(&mut out));
+        let got = solver.solve(p.cells(), 2, Some(&mut out)).unwrap();
         assert_eq!(got.solutions, 2, "{line}");
         assert!(p.is_solved_by(&Puzzle::new(p.shape(), out).unwrap()));
         guesses += got.guesses;
@@ -293,6 +331,7 @@ fn conflict_weights_shorten_a_no_solution_proof() {
     let deadline = Instant::now() + Duration::from_secs(120);
     let got = GeneralSolver::new(p.shape())
         .solve_until(p.cells(), 2, None, &Budget::until(deadline))
+        .unwrap()
         .expect("answered before the hang guard");
     assert_eq!(got.solutions, 0);
     assert!(got.guesses < 5_000, "{} guesses", got.guesses);

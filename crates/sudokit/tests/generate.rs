@@ -11,9 +11,15 @@ use sudokit::solver::Solver;
 /// Solution count up to 2 by an engine the generator does not use.
 fn independent_count(shape: Shape, cells: &[u8]) -> u64 {
     if shape.cell_count() <= 36 {
-        ReferenceSolver::new(shape).solve(cells, 2, None).solutions
+        ReferenceSolver::new(shape)
+            .solve(cells, 2, None)
+            .unwrap()
+            .solutions
     } else {
-        GeneralSolver::new(shape).solve(cells, 2, None).solutions
+        GeneralSolver::new(shape)
+            .solve(cells, 2, None)
+            .unwrap()
+            .solutions
     }
 }
 

@@ -52,7 +52,9 @@ fn brute_unit(seed: &[u8; 81], removed: &[u8], add: usize) -> BTreeSet<Vec<u8>> 
     let mut stack = vec![(0usize, reduced, 0usize)];
     while let Some((from, puzzle, placed)) = stack.pop() {
         if placed == add {
-            if solver.solve(&puzzle, 2, None).solutions == 1 && is_minimal(&mut solver, &puzzle) {
+            if solver.solve(&puzzle, 2, None).unwrap().solutions == 1
+                && is_minimal(&mut solver, &puzzle).unwrap()
+            {
                 out.insert(puzzle.to_vec());
             }
             continue;
@@ -83,7 +85,7 @@ fn finds_equal_brute_force() {
     ] {
         for s in &seed {
             for removed in removals(&clue_cells(s), r).take(units) {
-                let (finds, counts) = unit_neighbours(&mut solver, s, &removed, a);
+                let (finds, counts) = unit_neighbours(&mut solver, s, &removed, a).unwrap();
                 let ours: BTreeSet<Vec<u8>> = finds.iter().map(|f| f.to_vec()).collect();
                 assert_eq!(ours.len(), finds.len(), "no find twice");
                 assert_eq!(counts.minimal as usize, finds.len());
@@ -108,7 +110,7 @@ fn a_constructed_neighbour_is_found() {
         .find_map(|k| brute_unit(&x, &[k], 1).into_iter().next())
         .expect("a minimal neighbour");
     let y: [u8; 81] = y.try_into().unwrap();
-    let (finds, stats) = neighbourhood(&y, 1, 1);
+    let (finds, stats) = neighbourhood(&y, 1, 1).unwrap();
     assert!(finds.contains(&x));
     assert!(stats.new >= 1);
 }
@@ -127,7 +129,7 @@ fn forms(lines: &[String]) -> HashSet<[u8; 81]> {
         .map(|l| {
             let cells: [u8; 81] =
                 std::array::from_fn(|k| l.as_bytes()[k].saturating_sub(b'0').min(9));
-            canonical_form(&cells)
+            canonical_form(&cells).unwrap()
         })
         .collect()
 }

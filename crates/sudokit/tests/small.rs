@@ -41,9 +41,9 @@ fn assert_agrees(
 ) {
     let s = p.shape();
     for &limit in limits {
-        let want = reference.solve(p.cells(), limit, None).solutions;
+        let want = reference.solve(p.cells(), limit, None).unwrap().solutions;
         let mut out = vec![0; s.cell_count()];
-        let got = solver.solve(p.cells(), limit, Some(&mut out));
+        let got = solver.solve(p.cells(), limit, Some(&mut out)).unwrap();
         assert_eq!(got.solutions, want, "{s} limit {limit} {p:?}");
         if want > 0 {
             let solution = Puzzle::new(s, out).unwrap();
@@ -66,14 +66,23 @@ fn exactly_the_shapes_up_to_64_cells_get_the_small_engine() {
 #[test]
 fn the_empty_4x4_grid_has_288_solutions() {
     let s = shape(2, 2);
-    assert_eq!(small(s).solve(&[0; 16], u64::MAX, None).solutions, 288);
-    assert_eq!(count_solutions(s, &[0; 16], u64::MAX), 288);
+    assert_eq!(
+        small(s).solve(&[0; 16], u64::MAX, None).unwrap().solutions,
+        288
+    );
+    assert_eq!(count_solutions(s, &[0; 16], u64::MAX).unwrap(), 288);
 }
 
 #[test]
 fn the_empty_6x6_grid_has_28_200_960_solutions() {
-    assert_eq!(count_solutions(shape(2, 3), &[0; 36], u64::MAX), 28_200_960);
-    assert_eq!(count_solutions(shape(3, 2), &[0; 36], u64::MAX), 28_200_960);
+    assert_eq!(
+        count_solutions(shape(2, 3), &[0; 36], u64::MAX).unwrap(),
+        28_200_960
+    );
+    assert_eq!(
+        count_solutions(shape(3, 2), &[0; 36], u64::MAX).unwrap(),
+        28_200_960
+    );
 }
 
 #[test]
@@ -91,12 +100,15 @@ fn empty_grids_of_every_shape_match_the_reference_counts() {
         let s = shape(r, c);
         let cells = vec![0; s.cell_count()];
         assert_eq!(
-            small(s).solve(&cells, u64::MAX, None).solutions,
+            small(s).solve(&cells, u64::MAX, None).unwrap().solutions,
             want,
             "{s}"
         );
         assert_eq!(
-            small(shape(c, r)).solve(&cells, u64::MAX, None).solutions,
+            small(shape(c, r))
+                .solve(&cells, u64::MAX, None)
+                .unwrap()
+                .solutions,
             want,
             "{s}"
         );
@@ -105,6 +117,7 @@ fn empty_grids_of_every_shape_match_the_reference_counts() {
     assert_eq!(
         ReferenceSolver::new(s)
             .solve(&[0; 16], u64::MAX, None)
+            .unwrap()
             .solutions,
         576
     );
@@ -115,7 +128,7 @@ fn an_empty_puzzle_with_limit_1_gives_one_valid_grid() {
     for s in small_shapes() {
         let empty = Puzzle::empty(s);
         let mut out = vec![0; s.cell_count()];
-        let found = small(s).solve(empty.cells(), 1, Some(&mut out));
+        let found = small(s).solve(empty.cells(), 1, Some(&mut out)).unwrap();
         assert_eq!(found.solutions, 1, "{s}");
         assert!(empty.is_solved_by(&Puzzle::new(s, out).unwrap()), "{s}");
     }
@@ -124,12 +137,15 @@ fn an_empty_puzzle_with_limit_1_gives_one_valid_grid() {
 #[test]
 fn counting_stops_at_the_limit() {
     let s = shape(2, 3);
-    assert_eq!(small(s).solve(&[0; 36], 7, None).solutions, 7);
+    assert_eq!(small(s).solve(&[0; 36], 7, None).unwrap().solutions, 7);
     assert_eq!(
-        small(shape(2, 4)).solve(&[0; 64], 1000, None).solutions,
+        small(shape(2, 4))
+            .solve(&[0; 64], 1000, None)
+            .unwrap()
+            .solutions,
         1000
     );
-    assert_eq!(count_solutions(s, &[0; 36], 1000), 1000);
+    assert_eq!(count_solutions(s, &[0; 36], 1000).unwrap(), 1000);
 }
 
 #[test]
@@ -139,7 +155,9 @@ fn solved_grids_have_exactly_one_solution_and_no_guess() {
         for _ in 0..20 {
             let grid = random_grid(s, &mut rng);
             let mut out = vec![0; s.cell_count()];
-            let found = small(s).solve(grid.cells(), u64::MAX, Some(&mut out));
+            let found = small(s)
+                .solve(grid.cells(), u64::MAX, Some(&mut out))
+                .unwrap();
             assert_eq!(found.solutions, 1, "{s}");
             assert_eq!(found.guesses, 0, "{s}");
             assert_eq!(out, grid.cells(), "{s}");
@@ -157,7 +175,10 @@ fn contradictory_givens_have_no_solution() {
         cells[a] = 4;
         cells[b] = 4;
         assert_eq!(
-            small(s).solve(&cells, u64::MAX, Some(&mut out)).solutions,
+            small(s)
+                .solve(&cells, u64::MAX, Some(&mut out))
+                .unwrap()
+                .solutions,
             0
         );
     }
@@ -166,16 +187,22 @@ fn contradictory_givens_have_no_solution() {
     // 3 and 4 in its last cell, whose column already holds both.
     let cells = [1, 2, 0, 0, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0];
     let mut reference = ReferenceSolver::new(shape(2, 2));
-    assert_eq!(reference.solve(&cells, u64::MAX, None).solutions, 0);
     assert_eq!(
-        small(shape(2, 2)).solve(&cells, u64::MAX, None).solutions,
+        reference.solve(&cells, u64::MAX, None).unwrap().solutions,
+        0
+    );
+    assert_eq!(
+        small(shape(2, 2))
+            .solve(&cells, u64::MAX, None)
+            .unwrap()
+            .solutions,
         0
     );
     // A full grid with one clue changed.
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut grid = random_grid(s, &mut rng).cells().to_vec();
     grid[17] = grid[17] % 6 + 1;
-    assert_eq!(small(s).solve(&grid, u64::MAX, None).solutions, 0);
+    assert_eq!(small(s).solve(&grid, u64::MAX, None).unwrap().solutions, 0);
 }
 
 /// Full counts of sparse 4×4 puzzles match the reference and the parallel
@@ -190,11 +217,11 @@ fn full_counts_of_partial_4x4_grids_match_the_reference() {
         for _ in 0..2000 {
             let clues = rng.gen_range(0..10);
             let p = random_puzzle(s, clues, 0.2, &mut rng);
-            let want = reference.solve(p.cells(), u64::MAX, None);
-            let got = solver.solve(p.cells(), u64::MAX, None);
+            let want = reference.solve(p.cells(), u64::MAX, None).unwrap();
+            let got = solver.solve(p.cells(), u64::MAX, None).unwrap();
             assert_eq!(got.solutions, want.solutions, "{s} {p:?}");
             assert_eq!(
-                count_solutions(s, p.cells(), u64::MAX),
+                count_solutions(s, p.cells(), u64::MAX).unwrap(),
                 want.solutions,
                 "{s} {p:?}"
             );
@@ -219,14 +246,17 @@ fn full_counts_of_larger_shapes_match_the_reference() {
         for _ in 0..puzzles {
             let clues = rng.gen_range(fewest..=fewest + 6);
             let p = random_puzzle(s, clues, 0.1, &mut rng);
-            let want = reference.solve(p.cells(), u64::MAX, None).solutions;
+            let want = reference
+                .solve(p.cells(), u64::MAX, None)
+                .unwrap()
+                .solutions;
             assert_eq!(
-                solver.solve(p.cells(), u64::MAX, None).solutions,
+                solver.solve(p.cells(), u64::MAX, None).unwrap().solutions,
                 want,
                 "{s} {p:?}"
             );
             for limit in [3, 5] {
-                let got = solver.solve(p.cells(), limit, None).solutions;
+                let got = solver.solve(p.cells(), limit, None).unwrap().solutions;
                 assert_eq!(got, want.min(limit), "{s} limit {limit} {p:?}");
             }
         }
@@ -268,13 +298,22 @@ fn unique_solutions_match_and_reuse_is_stateless() {
             .collect();
         let first: Vec<u64> = puzzles
             .iter()
-            .map(|p| solver.solve(p.cells(), 2, None).solutions)
+            .map(|p| solver.solve(p.cells(), 2, None).unwrap().solutions)
             .collect();
         for (p, &count) in puzzles.iter().zip(&first).rev() {
             let mut want = vec![0; cells];
             let mut got = vec![0; cells];
-            let w = reference.solve(p.cells(), 2, Some(&mut want)).solutions;
-            assert_eq!(solver.solve(p.cells(), 2, Some(&mut got)).solutions, count);
+            let w = reference
+                .solve(p.cells(), 2, Some(&mut want))
+                .unwrap()
+                .solutions;
+            assert_eq!(
+                solver
+                    .solve(p.cells(), 2, Some(&mut got))
+                    .unwrap()
+                    .solutions,
+                count
+            );
             assert_eq!(count, w, "{s} {p:?}");
             if w == 1 {
                 assert_eq!(got, want, "{s} {p:?}");
@@ -328,8 +367,8 @@ fn sparse_8x8_puzzles_that_defeat_naked_singles_stay_fast() {
             .collect();
         let mut general = sudokit::solver::general::GeneralSolver::new(s);
         for limit in [1, 2] {
-            let want = general.solve(&cells, limit, None).solutions;
-            let got = small(s).solve(&cells, limit, None);
+            let want = general.solve(&cells, limit, None).unwrap().solutions;
+            let got = small(s).solve(&cells, limit, None).unwrap();
             assert_eq!(got.solutions, want, "{s} {text}");
             assert!(
                 got.guesses < sudokit::solver::small::HANDOFF_GUESSES + 10_000,

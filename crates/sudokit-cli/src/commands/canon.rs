@@ -159,7 +159,10 @@ impl Printer {
     fn answer(&self, batch: &mut Vec<Pending>, out: &mut impl Write) -> io::Result<()> {
         let forms: Vec<Option<[u8; 81]>> = batch
             .par_iter()
-            .map(|p| p.parsed.as_ref().ok().map(canonical_form))
+            .map(|p| {
+                let cells = p.parsed.as_ref().ok()?;
+                Some(canonical_form(cells).expect("parsed 9x9 cells are 0 to 9"))
+            })
             .collect();
         let mut text = Vec::with_capacity(batch.len() * 84);
         for (pending, form) in batch.iter().zip(forms) {

@@ -77,7 +77,10 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             if let (Ok(puzzle), false) = (&entry.puzzle, exact_warned) {
                 exact_warned = warn_if_hopeless(args, puzzle, entry.line);
             }
-            let counted = entry.puzzle.as_ref().map(|p| count(args, p, limit));
+            let counted = match &entry.puzzle {
+                Ok(puzzle) => Ok(count(args, puzzle, limit)?),
+                Err(error) => Err(error),
+            };
             let mut record = match &counted {
                 Err(error) => {
                     invalid = true;
@@ -141,7 +144,7 @@ const TIMEOUT: &str = "timeout";
 
 /// Counts one puzzle's solutions up to `limit` under `--timeout` (`None`
 /// when it ran out), with a bar of the parts counted on a terminal.
-fn count(args: &CountArgs, puzzle: &Puzzle, limit: u64) -> Option<u64> {
+fn count(args: &CountArgs, puzzle: &Puzzle, limit: u64) -> anyhow::Result<Option<u64>> {
     let parts = CountProgress::default();
     let meter = Meter {
         with_total: "{bar:40} {pos}/{len} parts counted, {elapsed} elapsed, eta {eta}",
@@ -151,7 +154,9 @@ fn count(args: &CountArgs, puzzle: &Puzzle, limit: u64) -> Option<u64> {
     };
     with_bar(progress::wanted(args.quiet), &meter, || {
         let budget = args.timeout.budget();
-        count_solutions_until(puzzle.shape(), puzzle.cells(), limit, &budget, Some(&parts))
+        let counted =
+            count_solutions_until(puzzle.shape(), puzzle.cells(), limit, &budget, Some(&parts))?;
+        Ok(counted)
     })
 }
 
@@ -162,7 +167,10 @@ fn warn_if_hopeless(args: &CountArgs, puzzle: &Puzzle, line: u64) -> bool {
     if args.quiet || args.limit.is_some() || args.timeout.timeout.is_some() {
         return false;
     }
-    let estimate = estimate_solutions(puzzle.shape(), puzzle.cells(), ESTIMATE_PROBES, line);
+    let Ok(estimate) = estimate_solutions(puzzle.shape(), puzzle.cells(), ESTIMATE_PROBES, line)
+    else {
+        return false;
+    };
     if estimate < HOPELESS_COUNT {
         return false;
     }

@@ -27,15 +27,15 @@
 //! With a symmetry, a pass ends orbit-minimal; `--minimal` then also checks
 //! single clues and retries when one is redundant.
 
+use crate::par::*;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 
 use super::fill9::random_grid9;
 use super::unavoidable::Unavoidable;
 use super::{random_grid, Symmetry};
-use crate::analyze::is_minimal;
+use crate::analyze::is_minimal_raw;
 use crate::grid::{Puzzle, Shape};
 use crate::solver::{solver_for, Solver};
 
@@ -298,12 +298,12 @@ impl Generator {
             let minimal = if orbit_minimal && self.options.symmetry == Symmetry::None {
                 true
             } else {
-                is_minimal(self.solver.as_mut(), puzzle.cells())
+                is_minimal_raw(self.solver.as_mut(), puzzle.cells())
             };
             if self.options.minimal && !minimal {
                 continue;
             }
-            let guesses = self.solver.solve(puzzle.cells(), 2, None).guesses;
+            let guesses = self.solver.solve_raw(puzzle.cells(), 2, None).guesses;
             return Ok(Generated {
                 index,
                 puzzle,
@@ -378,7 +378,7 @@ impl Generator {
         full: u64,
     ) -> bool {
         let [cell] = orbit else {
-            return self.solver.solve(cells, 2, None).solutions == 1;
+            return self.solver.solve_raw(cells, 2, None).solutions == 1;
         };
         let cell = *cell;
         let mut others = full & !self.seen(present, cell) & !(1u64 << (solution[cell] - 1));
@@ -386,7 +386,7 @@ impl Generator {
         while others != 0 && unique {
             cells[cell] = others.trailing_zeros() as u8 + 1;
             others &= others - 1;
-            unique = self.solver.solve(cells, 1, None).solutions == 0;
+            unique = self.solver.solve_raw(cells, 1, None).solutions == 0;
         }
         cells[cell] = 0;
         unique
@@ -479,7 +479,7 @@ pub fn generate_range(
     // A generator is costly to set up: give each worker a few long runs of
     // indices rather than letting rayon split down to single puzzles, each
     // split making a generator of its own.
-    let jobs = rayon::current_num_threads() * 4;
+    let jobs = threads() * 4;
     let count = indices.end.saturating_sub(indices.start) as usize;
     (0..count)
         .into_par_iter()

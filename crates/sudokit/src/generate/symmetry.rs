@@ -10,8 +10,9 @@ use std::str::FromStr;
 use crate::grid::Shape;
 
 /// A symmetry of the clue pattern.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Symmetry {
     /// Any pattern.
     #[default]

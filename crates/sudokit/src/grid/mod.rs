@@ -11,5 +11,6 @@ mod puzzle;
 mod shape;
 
 pub use geometry::Geometry;
-pub use puzzle::Puzzle;
+pub(crate) use puzzle::check_cells;
+pub use puzzle::{InputError, Puzzle};
 pub use shape::{Shape, ShapeError, MAX_SIDE};

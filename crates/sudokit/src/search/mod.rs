@@ -14,14 +14,14 @@
 //! - [`out_file`] locks the out file for the run and checks it against the
 //!   checkpoint before a resume changes it.
 //! - [`digest`] is the FNV-1a digest both use.
-//! - [`solutions`] enumerates a puzzle's solutions.
+//! - `solutions` enumerates a puzzle's solutions.
 
 pub mod checkpoint;
 pub mod digest;
 pub mod neighbours;
 pub mod out_file;
 mod run;
-pub mod solutions;
+mod solutions;
 
 pub use neighbours::{unit_neighbours, UnitCounts};
 pub use run::{

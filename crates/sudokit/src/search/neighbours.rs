@@ -26,6 +26,7 @@
 //! in the smaller {−(R−1)+(A−1)} neighbourhood.
 
 use super::solutions::all_solutions;
+use crate::grid::{check_cells, InputError, Shape};
 use crate::solver::Solver;
 
 /// More solutions than this after the removal: the unit is skipped (counted
@@ -50,8 +51,39 @@ pub struct UnitCounts {
 type Cells = u128;
 
 /// The unique minimal puzzles `seed − removed + A clues` (see the module
-/// docs), in a fixed order, and the unit's counts.
+/// docs), in a fixed order, and the unit's counts. An error when `solver` is
+/// not a 9×9 solver, a value of `seed` exceeds 9 or a cell of `removed` is
+/// not below 81.
 pub fn unit_neighbours(
+    solver: &mut dyn Solver,
+    seed: &[u8; 81],
+    removed: &[u8],
+    add: usize,
+) -> Result<(Vec<[u8; 81]>, UnitCounts), InputError> {
+    let nine = Shape::new(3, 3).expect("3×3 boxes are a valid shape");
+    if solver.shape() != nine {
+        return Err(InputError::WrongShape {
+            found: solver.shape(),
+            expected: nine,
+        });
+    }
+    check_seed(seed)?;
+    if let Some(&k) = removed.iter().find(|&&k| k >= 81) {
+        return Err(InputError::NoSuchCell {
+            cell: k as usize + 1,
+            count: 81,
+        });
+    }
+    Ok(unit_neighbours_raw(solver, seed, removed, add))
+}
+
+/// Checks that a seed's values are 0–9.
+pub(crate) fn check_seed(seed: &[u8; 81]) -> Result<(), InputError> {
+    check_cells(Shape::new(3, 3).expect("3×3 boxes are a valid shape"), seed)
+}
+
+/// [`unit_neighbours`] for a 9×9 solver, a checked seed and cells below 81.
+pub(crate) fn unit_neighbours_raw(
     solver: &mut dyn Solver,
     seed: &[u8; 81],
     removed: &[u8],
@@ -184,7 +216,7 @@ fn old_clues_needed(solver: &mut dyn Solver, puzzle: &[u8; 81], old: &mut [usize
     for i in 0..old.len() {
         let k = old[i];
         probe[k] = 0;
-        let several = solver.solve(&probe, 2, None).solutions >= 2;
+        let several = solver.solve_raw(&probe, 2, None).solutions >= 2;
         probe[k] = puzzle[k];
         if !several {
             old[..=i].rotate_right(1);

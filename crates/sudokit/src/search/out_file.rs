@@ -13,7 +13,7 @@ use std::path::Path;
 
 use super::checkpoint::Checkpoint;
 use super::digest::Fnv1a;
-use crate::canon::canonical_form;
+use crate::canon::canonical_raw;
 
 /// Why an out file does not match its checkpoint.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -166,12 +166,12 @@ impl Sink {
 
     /// Counts `puzzle` as seen without writing it (a seed).
     pub(super) fn see(&mut self, puzzle: &[u8; 81]) {
-        self.seen.insert(canonical_form(puzzle));
+        self.seen.insert(canonical_raw(puzzle));
     }
 
     /// Records a find; `true` when it is new (and then written and flushed).
     pub(super) fn offer(&mut self, puzzle: &[u8; 81]) -> io::Result<bool> {
-        if !self.seen.insert(canonical_form(puzzle)) {
+        if !self.seen.insert(canonical_raw(puzzle)) {
             return Ok(false);
         }
         let mut line: Vec<u8> = puzzle
@@ -204,7 +204,7 @@ fn puzzle_of(line: &[u8]) -> Option<[u8; 81]> {
             _ => 0,
         })
         .collect();
-    <[u8; 81]>::try_from(cells).ok().map(|c| canonical_form(&c))
+    <[u8; 81]>::try_from(cells).ok().map(|c| canonical_raw(&c))
 }
 
 #[cfg(test)]

@@ -14,9 +14,11 @@ use rayon::prelude::*;
 
 use super::checkpoint::{Checkpoint, HuntId, LoadError};
 use super::digest::Fnv1a;
+use super::neighbours::{check_seed, unit_neighbours_raw};
 use super::out_file::{self, LockError, OutMismatch, Sink};
-use super::{removal_count, removals, unit_neighbours, UnitCounts};
-use crate::canon::canonical_form;
+use super::{removal_count, removals, UnitCounts};
+use crate::canon::canonical_raw;
+use crate::grid::InputError;
 use crate::solver::fast9::Fast9Solver;
 
 /// One of `count` deterministic slices of a hunt: units `u` with
@@ -134,6 +136,14 @@ pub struct Find {
 /// the out file and the checkpoint as they were.
 #[derive(Debug, thiserror::Error)]
 pub enum HuntError {
+    /// A seed is not a 9×9 puzzle (a value above 9).
+    #[error("seed {seed}: {error}")]
+    Seed {
+        /// 1-based position of the seed.
+        seed: usize,
+        /// What is wrong with it.
+        error: InputError,
+    },
     /// Reading or writing a file failed.
     #[error("{path}: {error}")]
     Io {
@@ -322,6 +332,12 @@ impl<'a> Hunt<'a> {
         checkpoint: &Path,
         resume: bool,
     ) -> Result<Hunt<'a>, HuntError> {
+        for (index, seed) in seeds.iter().enumerate() {
+            check_seed(seed).map_err(|error| HuntError::Seed {
+                seed: index + 1,
+                error,
+            })?;
+        }
         let id = hunt_id(seeds, options);
         let file = Self::lock(&id, out, checkpoint, resume)?;
         let start = Self::start_from(&id, checkpoint, resume)?;
@@ -457,7 +473,7 @@ impl<'a> Hunt<'a> {
                 .par_iter()
                 .map_init(Fast9Solver::new, |solver, (i, removed)| {
                     let seed = &self.seeds[*i];
-                    let (finds, counts) = unit_neighbours(solver, seed, removed, options.add);
+                    let (finds, counts) = unit_neighbours_raw(solver, seed, removed, options.add);
                     let mut new = 0;
                     for find in &finds {
                         let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
@@ -524,14 +540,21 @@ pub fn run(
 /// The whole {−R+A} neighbourhood of one seed in memory, on every core:
 /// the minimal finds (in unit order, equivalent ones kept) and the counts,
 /// `new` counting distinct canonical forms other than the seed's.
-pub fn neighbourhood(seed: &[u8; 81], remove: usize, add: usize) -> (Vec<[u8; 81]>, Stats) {
+///
+/// An error when a value of `seed` exceeds 9.
+pub fn neighbourhood(
+    seed: &[u8; 81],
+    remove: usize,
+    add: usize,
+) -> Result<(Vec<[u8; 81]>, Stats), InputError> {
+    check_seed(seed)?;
     let clues = clue_cells(seed);
     let units: Vec<Vec<u8>> = removals(&clues, remove).collect();
     debug_assert_eq!(units.len() as u64, removal_count(clues.len(), remove));
     let results: Vec<_> = units
         .par_iter()
         .map_init(Fast9Solver::new, |solver, removed| {
-            unit_neighbours(solver, seed, removed, add)
+            unit_neighbours_raw(solver, seed, removed, add)
         })
         .collect();
     let mut stats = Stats::default();
@@ -540,8 +563,8 @@ pub fn neighbourhood(seed: &[u8; 81], remove: usize, add: usize) -> (Vec<[u8; 81
         stats.add(&c);
         finds.extend(f);
     }
-    let mut seen: HashSet<[u8; 81]> = finds.par_iter().map(canonical_form).collect();
-    seen.remove(&canonical_form(seed));
+    let mut seen: HashSet<[u8; 81]> = finds.par_iter().map(canonical_raw).collect();
+    seen.remove(&canonical_raw(seed));
     stats.new = seen.len() as u64;
-    (finds, stats)
+    Ok((finds, stats))
 }

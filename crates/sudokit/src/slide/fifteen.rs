@@ -19,7 +19,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use super::board::{Board, Move};
 use super::cache::{self, Unusable, Unwritable};

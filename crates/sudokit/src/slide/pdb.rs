@@ -34,7 +34,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 
-use rayon::prelude::*;
+use crate::par::*;
 
 /// Cells of the 15-puzzle.
 const CELLS: usize = 16;
@@ -127,7 +127,7 @@ pub fn table_size(k: usize) -> usize {
 }
 
 /// Bytes of memory a build of a k-tile database holds at its peak: per
-/// placement three 16-bit blank masks and a distance byte ([`Levels`]), the
+/// placement three 16-bit blank masks and a distance byte (`Levels`), the
 /// finished table reusing the distance bytes. About 3.6 GB for 8 tiles, 400 MB
 /// for 7, 40 MB for 6.
 pub fn build_bytes(k: usize) -> u64 {

@@ -3,27 +3,36 @@
 //! Counting all solutions of a sparse puzzle (28,200,960 for the empty 6×6
 //! grid) is one long search. [`count_solutions`] splits it breadth-first on the
 //! most constrained cells into independent sub-puzzles whose solution sets
-//! partition the original's, then counts those in parallel with rayon.
+//! partition the original's, then counts those in parallel with rayon
+//! (without the `parallel` feature, one after another on the calling thread).
+//! [`estimate_solutions`] says beforehand whether such a count can finish.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 
 use super::general::{Expansion, GeneralSolver};
-use super::{solver_for, Solver};
+use super::{check_input, solver_for, Solver};
 use crate::budget::Budget;
-use crate::grid::Shape;
+use crate::grid::{InputError, Shape};
+use crate::par::*;
 
 /// Sub-puzzles per worker thread to aim for before counting in parallel, so
 /// that uneven parts still balance.
 const PARTS_PER_THREAD: usize = 32;
 
 /// Counts the solutions of `givens` on `shape`, stopping at `limit` (the result
-/// is then `limit`; pass `u64::MAX` to count them all).
-pub fn count_solutions(shape: Shape, givens: &[u8], limit: u64) -> u64 {
-    count_solutions_until(shape, givens, limit, &Budget::unlimited(), None)
+/// is then `limit`; pass `u64::MAX` to count them all; a limit of 0 counts as
+/// 1). An error when `givens` are not `N²` values in `0..=N`.
+pub fn count_solutions(shape: Shape, givens: &[u8], limit: u64) -> Result<u64, InputError> {
+    check_input(shape, givens, None)?;
+    Ok(count_raw(shape, givens, limit))
+}
+
+/// [`count_solutions`] without the check, for givens that fit `shape`.
+pub(crate) fn count_raw(shape: Shape, givens: &[u8], limit: u64) -> u64 {
+    count_raw_until(shape, givens, limit, &Budget::unlimited(), None)
         .expect("an unlimited budget is never spent")
 }
 
@@ -36,12 +45,26 @@ pub struct CountProgress {
     pub done: AtomicU64,
 }
 
-/// As [`count_solutions`], but gives up (`None`) once `budget` is spent, and
-/// reports the parts counted to `progress`. With a budget that can be spent,
-/// every part is counted by the general engine, which checks the budget as
-/// it goes (the 9×9 engine never gives up, and one part of a sparse 9×9
-/// grid can hold more solutions than any run can count).
+/// As [`count_solutions`], but gives up (`Ok(None)`) once `budget` is spent,
+/// and reports the parts counted to `progress`. With a budget that can be
+/// spent, every part is counted by the general engine, which checks the
+/// budget as it goes (the 9×9 engine never gives up, and one part of a sparse
+/// 9×9 grid can hold more solutions than any run can count).
 pub fn count_solutions_until(
+    shape: Shape,
+    givens: &[u8],
+    limit: u64,
+    budget: &Budget,
+    progress: Option<&CountProgress>,
+) -> Result<Option<u64>, InputError> {
+    check_input(shape, givens, None)?;
+    Ok(count_raw_until(shape, givens, limit, budget, progress))
+}
+
+/// [`count_solutions_until`] without the check. The search is split
+/// breadth-first into independent parts (parts solved by propagation alone
+/// are counted on the spot), and the parts are counted on every core.
+fn count_raw_until(
     shape: Shape,
     givens: &[u8],
     limit: u64,
@@ -49,12 +72,10 @@ pub fn count_solutions_until(
     progress: Option<&CountProgress>,
 ) -> Option<u64> {
     let limit = limit.max(1);
-    let target = rayon::current_num_threads() * PARTS_PER_THREAD;
+    let target = threads() * PARTS_PER_THREAD;
     let mut splitter = GeneralSolver::new(shape);
     let mut solved = 0u64;
     let mut frontier = vec![givens.to_vec()];
-    // Each round replaces every open part by its branches; parts solved by
-    // propagation alone are counted on the spot.
     while frontier.len() < target && !frontier.is_empty() && solved < limit {
         let mut next = Vec::with_capacity(frontier.len() * 2);
         for part in &frontier {
@@ -82,18 +103,21 @@ pub fn count_solutions_until(
             solver_for(shape)
         }
     };
-    let rest = frontier
+    let counts: Vec<Option<u64>> = frontier
         .par_iter()
         .map_init(engine, |solver, part| {
             let count = solver
-                .solve_until(part, limit, None, budget)
+                .solve_raw_until(part, limit, None, budget)
                 .map(|outcome| outcome.solutions);
             if let Some(progress) = progress {
                 progress.done.fetch_add(1, Ordering::Relaxed);
             }
             count
         })
-        .try_reduce(|| 0, |a, b| Some(a.saturating_add(b)))?;
+        .collect();
+    let rest = counts
+        .into_iter()
+        .try_fold(0u64, |sum, count| Some(sum.saturating_add(count?)))?;
     Some(solved.saturating_add(rest).min(limit))
 }
 
@@ -106,7 +130,13 @@ pub fn count_solutions_until(
 /// and good to an order of magnitude on the sparse grids whose exact count
 /// cannot finish, which is what it is for: warning before a hopeless count.
 /// `seed` makes the estimate reproducible.
-pub fn estimate_solutions(shape: Shape, givens: &[u8], probes: u32, seed: u64) -> f64 {
+pub fn estimate_solutions(
+    shape: Shape,
+    givens: &[u8],
+    probes: u32,
+    seed: u64,
+) -> Result<f64, InputError> {
+    check_input(shape, givens, None)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut splitter = GeneralSolver::new(shape);
     let mut total = 0.0;
@@ -128,7 +158,7 @@ pub fn estimate_solutions(shape: Shape, givens: &[u8], probes: u32, seed: u64) -
         }
         total += weight;
     }
-    total / f64::from(probes.max(1))
+    Ok(total / f64::from(probes.max(1)))
 }
 
 #[cfg(test)]
@@ -142,7 +172,7 @@ mod tests {
         let spent = Budget::until(std::time::Instant::now());
         assert_eq!(
             count_solutions_until(shape, &empty, u64::MAX, &spent, None),
-            None
+            Ok(None)
         );
         let six = Shape::new(2, 3).unwrap();
         let progress = CountProgress::default();
@@ -153,7 +183,7 @@ mod tests {
             &Budget::unlimited(),
             Some(&progress),
         );
-        assert_eq!(count, Some(28_200_960));
+        assert_eq!(count, Ok(Some(28_200_960)));
         let parts = progress.parts.load(Ordering::Relaxed);
         assert!(parts > 0);
         assert_eq!(progress.done.load(Ordering::Relaxed), parts);
@@ -165,7 +195,7 @@ mod tests {
         let cases = [((2, 2), 288.0), ((2, 3), 28_200_960.0), ((3, 3), 6.67e21)];
         for ((rows, cols), exact) in cases {
             let shape = Shape::new(rows, cols).unwrap();
-            let estimate = estimate_solutions(shape, &vec![0; shape.cell_count()], 200, 5);
+            let estimate = estimate_solutions(shape, &vec![0; shape.cell_count()], 200, 5).unwrap();
             let ratio = estimate / exact;
             assert!(
                 (0.1..10.0).contains(&ratio),
@@ -177,6 +207,6 @@ mod tests {
         contradiction[0] = 1;
         contradiction[1] = 1;
         let shape = Shape::new(2, 2).unwrap();
-        assert_eq!(estimate_solutions(shape, &contradiction, 20, 5), 0.0);
+        assert_eq!(estimate_solutions(shape, &contradiction, 20, 5), Ok(0.0));
     }
 }

@@ -22,7 +22,7 @@ pub mod reference;
 pub mod small;
 
 use crate::budget::Budget;
-use crate::grid::Shape;
+use crate::grid::{check_cells, InputError, Shape};
 
 /// What a solver found: solutions counted up to the requested limit, and how
 /// many guesses (branch points) the search took.
@@ -35,8 +35,9 @@ pub struct Outcome {
 }
 
 /// How many solutions a puzzle has, as the analyzer reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Status {
     /// No solution (including givens that contradict each other).
     None,
@@ -57,41 +58,111 @@ impl Status {
     }
 }
 
+/// The hot path every engine implements: no checks, for the crate's own
+/// loops (analysis, generation, the hunt), whose puzzles are valid by
+/// construction and which call an engine millions of times.
+///
+/// It lives in a private module, so code outside the crate can neither name
+/// it nor call its methods: every outside call goes through the checked
+/// methods of [`Solver`]. (That also seals [`Solver`]: only this crate's
+/// engines implement it.)
+pub(crate) mod raw {
+    use super::Outcome;
+    use crate::budget::Budget;
+
+    /// Unchecked solving: `givens` holds exactly `N²` values in `0..=N`, and
+    /// `solution`, when given, has `N²` slots. Breaking that contract gives
+    /// wrong answers or panics, which is why it is not public.
+    pub trait RawSolver: Send {
+        /// Counts solutions of `givens` up to `limit`; see [`super::Solver`].
+        fn solve_raw(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome;
+
+        /// As [`RawSolver::solve_raw`], giving up (`None`) once `budget` is
+        /// spent; engines whose worst case is short keep this default.
+        fn solve_raw_until(
+            &mut self,
+            givens: &[u8],
+            limit: u64,
+            solution: Option<&mut [u8]>,
+            _budget: &Budget,
+        ) -> Option<Outcome> {
+            Some(self.solve_raw(givens, limit, solution))
+        }
+    }
+}
+
 /// A solving engine for one shape.
 ///
-/// `givens` holds `N²` cell values (0 = blank, `1..=N` = digit; callers
-/// guarantee the range). The engine counts solutions, stopping once `limit`
-/// are found (`limit` ≥ 1; `u64::MAX` counts them all), and writes the first
-/// solution found into `solution` when one is given and a solution exists.
-/// Engines keep scratch buffers between calls, so a solver is reused for many
-/// puzzles and allocates nothing per puzzle.
-pub trait Solver: Send {
+/// `givens` holds `N²` cell values (0 = blank, `1..=N` = digit). The engine
+/// counts solutions, stopping once `limit` are found (`limit` 0 counts as 1;
+/// `u64::MAX` counts them all), and writes the first solution found into
+/// `solution` when one is given and a solution exists. Engines keep scratch
+/// buffers between calls, so a solver is reused for many puzzles and
+/// allocates nothing per puzzle: this is the interface for hot loops. For one
+/// puzzle at a time, [`Puzzle::solve`](crate::grid::Puzzle::solve) and its
+/// siblings are simpler.
+///
+/// Every method checks its input first (a few nanoseconds for a 9×9 grid):
+/// givens of another length than `N²`, a value above `N` or a `solution`
+/// buffer of the wrong length give an [`InputError`], never a wrong answer or
+/// a panic.
+///
+/// The trait is sealed: only this crate's engines implement it.
+pub trait Solver: raw::RawSolver {
     /// The shape this solver handles.
     fn shape(&self) -> Shape;
 
     /// Counts solutions of `givens` up to `limit`; see the trait docs.
-    fn solve(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome;
+    fn solve(
+        &mut self,
+        givens: &[u8],
+        limit: u64,
+        solution: Option<&mut [u8]>,
+    ) -> Result<Outcome, InputError> {
+        check_input(self.shape(), givens, solution.as_deref())?;
+        Ok(self.solve_raw(givens, limit, solution))
+    }
 
-    /// As [`Solver::solve`], but gives up (`None`) once `budget` is spent
+    /// As [`Solver::solve`], but gives up (`Ok(None)`) once `budget` is spent
     /// (its deadline passed or its cancel flag raised), so that a service can
     /// bound the time one request takes and drop the work of a client that
-    /// has gone. Engines whose worst case is a fraction of a second (the 9×9
-    /// engine) keep this default, which never gives up; the general engine,
-    /// whose search on large sparse grids can run for minutes, checks the
-    /// budget, and so does the small engine once it hands a search to it.
+    /// has gone. The 9×9 engine, whose worst case is a fraction of a second,
+    /// never gives up; the general engine, whose search on large sparse grids
+    /// can run for minutes, checks the budget, and so does the small engine
+    /// once it hands a search to it.
     fn solve_until(
         &mut self,
         givens: &[u8],
         limit: u64,
         solution: Option<&mut [u8]>,
-        _budget: &Budget,
-    ) -> Option<Outcome> {
-        Some(self.solve(givens, limit, solution))
+        budget: &Budget,
+    ) -> Result<Option<Outcome>, InputError> {
+        check_input(self.shape(), givens, solution.as_deref())?;
+        Ok(self.solve_raw_until(givens, limit, solution, budget))
     }
 
     /// Unique, none or multiple: the solution count with limit 2.
-    fn status(&mut self, givens: &[u8], solution: Option<&mut [u8]>) -> Status {
-        Status::from_count(self.solve(givens, 2, solution).solutions)
+    fn status(&mut self, givens: &[u8], solution: Option<&mut [u8]>) -> Result<Status, InputError> {
+        Ok(Status::from_count(
+            self.solve(givens, 2, solution)?.solutions,
+        ))
+    }
+}
+
+/// Checks givens (and a solution buffer) against `shape`: `N²` values in
+/// `0..=N`, and `N²` slots.
+pub(crate) fn check_input(
+    shape: Shape,
+    givens: &[u8],
+    solution: Option<&[u8]>,
+) -> Result<(), InputError> {
+    check_cells(shape, givens)?;
+    match solution {
+        Some(out) if out.len() != shape.cell_count() => Err(InputError::SolutionLength {
+            found: out.len(),
+            expected: shape.cell_count(),
+        }),
+        _ => Ok(()),
     }
 }
 

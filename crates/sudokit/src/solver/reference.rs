@@ -5,6 +5,7 @@
 //! no bit tricks: slow, but easy to believe, so the tests use it as the
 //! independent answer the fast engines must agree with.
 
+use super::raw::RawSolver;
 use super::{Outcome, Solver};
 use crate::grid::{Geometry, Shape};
 
@@ -61,8 +62,10 @@ impl Solver for ReferenceSolver {
     fn shape(&self) -> Shape {
         self.geometry.shape()
     }
+}
 
-    fn solve(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
+impl RawSolver for ReferenceSolver {
+    fn solve_raw(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
         let mut found = Outcome::default();
         // Givens that clash with each other leave nothing to search.
         let consistent = givens

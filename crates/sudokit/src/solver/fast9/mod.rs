@@ -56,6 +56,7 @@
 mod kernel;
 mod tables;
 
+use super::raw::RawSolver;
 use super::{Outcome, Solver};
 use crate::grid::Shape;
 use kernel::Counts;
@@ -304,9 +305,11 @@ impl Solver for Fast9Solver {
     fn shape(&self) -> Shape {
         Shape::new(3, 3).expect("3×3 boxes are a valid shape")
     }
+}
 
-    fn solve(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
-        assert_eq!(givens.len(), 81, "a 9×9 puzzle has 81 cells");
+impl RawSolver for Fast9Solver {
+    fn solve_raw(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
+        debug_assert_eq!(givens.len(), 81, "a 9×9 puzzle has 81 cells");
         self.limit = limit.max(1);
         self.outcome = Outcome::default();
         self.first = None;

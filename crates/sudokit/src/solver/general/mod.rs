@@ -1,7 +1,7 @@
 //! [`GeneralSolver`]: one engine for every box shape, `N` up to 64.
 //!
 //! Candidate sets are bitmasks of the narrowest integer that holds `N` bits
-//! (see [`mask`]); the search itself lives in [`engine`]: naked and hidden
+//! (see `mask`); the search itself lives in `engine`: naked and hidden
 //! singles propagated to a fixpoint, then binary branching on the cell with the
 //! fewest candidates per unit of conflict weight, with an explicit stack.
 
@@ -11,6 +11,7 @@ mod mask;
 pub use self::engine::RESTART_LIMIT;
 use self::engine::{Engine, Step};
 use self::mask::Mask;
+use super::raw::RawSolver;
 use super::{Outcome, Solver};
 use crate::grid::Shape;
 use rand::Rng;
@@ -31,7 +32,7 @@ enum Width {
 /// What is left of a puzzle after propagation, for splitting a search into
 /// independent parts (see [`GeneralSolver::expand`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Expansion {
+pub(crate) enum Expansion {
     /// The givens lead to a contradiction: no solution.
     Contradiction,
     /// Propagation alone solves it: the complete grid.
@@ -75,7 +76,7 @@ impl GeneralSolver {
     /// The first solution of `givens` found when every guess picks a candidate
     /// at random (so a random solution, though not exactly uniform over all of
     /// them); `None` when there is no solution.
-    pub fn random_solution<R: Rng + ?Sized>(
+    pub(crate) fn random_solution<R: Rng + ?Sized>(
         &mut self,
         givens: &[u8],
         rng: &mut R,
@@ -89,7 +90,7 @@ impl GeneralSolver {
 
     /// Propagates `givens` and splits what is left on its most constrained
     /// cell; used to spread one large count over many threads.
-    pub fn expand(&mut self, givens: &[u8]) -> Expansion {
+    pub(crate) fn expand(&mut self, givens: &[u8]) -> Expansion {
         dispatch!(self, engine => expand_with(engine, givens))
     }
 }
@@ -137,14 +138,16 @@ impl Solver for GeneralSolver {
             Width::Wide(engine) => engine.shape(),
         }
     }
+}
 
-    fn solve(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
+impl RawSolver for GeneralSolver {
+    fn solve_raw(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
         dispatch!(self, engine => {
             engine.search(givens, limit.max(1), solution, |set| set.lowest())
         })
     }
 
-    fn solve_until(
+    fn solve_raw_until(
         &mut self,
         givens: &[u8],
         limit: u64,

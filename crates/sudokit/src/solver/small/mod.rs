@@ -21,6 +21,7 @@ mod engine;
 
 use self::engine::Engine;
 use super::general::{GeneralSolver, RESTART_LIMIT};
+use super::raw::RawSolver;
 use super::{Outcome, Solver};
 use crate::budget::Budget;
 use crate::grid::Shape;
@@ -114,16 +115,18 @@ impl Solver for SmallSolver {
     fn shape(&self) -> Shape {
         dispatch!(&self.inner, engine => engine.shape())
     }
+}
 
-    fn solve(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
-        self.solve_until(givens, limit, solution, &Budget::unlimited())
+impl RawSolver for SmallSolver {
+    fn solve_raw(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
+        self.solve_raw_until(givens, limit, solution, &Budget::unlimited())
             .unwrap_or_default()
     }
 
     /// The small engine's own search takes at most [`HANDOFF_GUESSES`]
     /// guesses (well under a millisecond) before a hand-off; the general
     /// engine it hands to checks `budget`.
-    fn solve_until(
+    fn solve_raw_until(
         &mut self,
         givens: &[u8],
         limit: u64,
@@ -146,7 +149,7 @@ impl Solver for SmallSolver {
         let fallback = self
             .fallback
             .get_or_insert_with(|| GeneralSolver::new(shape));
-        let mut outcome = fallback.solve_until(givens, limit, solution, budget)?;
+        let mut outcome = fallback.solve_raw_until(givens, limit, solution, budget)?;
         outcome.guesses += guesses;
         Some(outcome)
     }
