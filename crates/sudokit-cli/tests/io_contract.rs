@@ -246,3 +246,30 @@ fn count_warns_before_a_count_that_cannot_finish() {
     let out = run(&["count", "--box", "2x3", &".".repeat(36)], b"");
     assert_eq!(stderr(&out), "");
 }
+
+#[test]
+fn solve_lists_solutions_with_limit_and_all() {
+    let puzzle = "12..34..........";
+    let out = run(&["solve", "--limit", "3", &format!("x:{puzzle}")], b"");
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines.iter().all(|l| l.starts_with("x:12")));
+    let all = run(&["solve", "--all", "--format", "jsonl", puzzle], b"");
+    let record: Value = serde_json::from_str(stdout(&all).trim()).unwrap();
+    let solutions: Vec<&str> = record["solutions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    let counted = stdout(&run(&["count", puzzle], b""));
+    assert_eq!(solutions.len().to_string(), counted.trim());
+    let mut distinct = solutions.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), solutions.len());
+    for solution in &solutions {
+        assert!(solution.starts_with("12"), "{solution} keeps the givens");
+        assert_eq!(stdout(&run(&["count", solution], b"")), "1\n");
+    }
+}

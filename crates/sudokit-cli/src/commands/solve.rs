@@ -10,7 +10,7 @@ use sudokit::grid::Shape;
 use sudokit::parse::Format;
 use sudokit::solver::Status;
 
-use super::input::{locate, InputArgs};
+use super::input::{locate, InputArgs, PuzzleLines};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
@@ -35,6 +35,13 @@ pub struct SolveArgs {
     /// output; such grids can be read back by every command).
     #[arg(long)]
     pub pretty: bool,
+    /// Print up to N solutions of each puzzle (one per line in text; a
+    /// `solutions` list in records) instead of saying `Multiple solutions`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "all")]
+    pub limit: Option<u64>,
+    /// Print every solution of each puzzle (see --limit).
+    #[arg(long)]
+    pub all: bool,
 }
 
 /// The command's own field, after the common ones.
@@ -49,6 +56,9 @@ const MULTIPLE_SOLUTIONS: &str = "Multiple solutions";
 /// Runs `sudokit solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     args.threads.install()?;
+    if let Some(limit) = args.limit.or(args.all.then_some(u64::MAX)) {
+        return list_solutions(args, usize::try_from(limit).unwrap_or(usize::MAX));
+    }
     let spec = args.format.spec();
     let sources = args.input.open(&spec)?;
     let several = sources.len() > 1;
@@ -207,5 +217,106 @@ fn write_pretty(out: &mut Vec<u8>, format: &Format, grid: &[u8]) {
             out.push(format.alphabet().symbol(grid[row * n + col]));
         }
         out.push(b'\n');
+    }
+}
+
+/// The fields of `--limit`/`--all` records: the solutions and how many.
+const LIST_FIELDS: [&str; 2] = ["count", "solutions"];
+
+/// `solve --limit N` / `--all`: up to `limit` solutions of every puzzle, one
+/// puzzle at a time.
+fn list_solutions(args: &SolveArgs, limit: usize) -> anyhow::Result<ExitCode> {
+    let spec = args.format.spec();
+    let sources = args.input.open(&spec)?;
+    let several = sources.len() > 1;
+    let columns = csv_columns(&LIST_FIELDS);
+    let mut out = Vec::new();
+    if args.output.format == OutputFormat::Csv {
+        write_csv_header(&columns, &mut out);
+    }
+    let mut stdout = io::stdout().lock();
+    let (mut number, mut invalid) = (0u64, false);
+    for source in sources {
+        let name = several.then(|| source.name.clone());
+        let mut puzzles = PuzzleLines::new(source, &spec, args.lines.max_line)?;
+        while let Some(entry) = puzzles.next_entry()? {
+            number += 1;
+            let format = entry
+                .shape
+                .and_then(|shape| Format::new(shape, spec.symbols.as_deref()).ok());
+            let (puzzle, format) = match (&entry.puzzle, format) {
+                (Ok(puzzle), Some(format)) => (puzzle, format),
+                (result, _) => {
+                    invalid = true;
+                    let reason = result
+                        .as_ref()
+                        .err()
+                        .map_or("no format".to_string(), ToString::to_string);
+                    let error = locate(name.as_deref(), entry.line, &reason);
+                    let mut record = Record::invalid(number, entry.id, Some(entry.cells), error);
+                    record.shape = entry.shape;
+                    write_listed(args, &columns, &record, &[], &mut out);
+                    continue;
+                }
+            };
+            let solutions: Vec<String> = puzzle
+                .solutions(limit)
+                .iter()
+                .map(|solution| {
+                    let mut text = Vec::new();
+                    format.alphabet().write_cells(solution.cells(), &mut text);
+                    String::from_utf8_lossy(&text).into_owned()
+                })
+                .collect();
+            let record = Record {
+                number,
+                id: entry.id,
+                puzzle: Some(String::from_utf8_lossy(entry.cells)),
+                shape: entry.shape,
+                status: status_word(Status::from_count(solutions.len() as u64)),
+                fields: vec![
+                    ("count", Value::from(solutions.len())),
+                    ("solutions", Value::from(solutions.clone())),
+                ],
+                error: None,
+            };
+            write_listed(args, &columns, &record, &solutions, &mut out);
+            stdout.write_all(&out)?;
+            stdout.flush()?;
+            out.clear();
+        }
+    }
+    stdout.write_all(&out)?;
+    Ok(if invalid {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// One puzzle's listed solutions: text lines `[id:]solution` (or `No
+/// solution`, or `[id:]line N: reason`), or its record.
+fn write_listed(
+    args: &SolveArgs,
+    columns: &[&str],
+    record: &Record<'_>,
+    solutions: &[String],
+    out: &mut Vec<u8>,
+) {
+    match args.output.format {
+        OutputFormat::Jsonl => record.write_json(out),
+        OutputFormat::Csv => record.write_csv(columns, out),
+        OutputFormat::Text => {
+            let lines: Vec<&str> = match &record.error {
+                Some(error) => vec![error.as_str()],
+                None if solutions.is_empty() => vec![NO_SOLUTION],
+                None => solutions.iter().map(String::as_str).collect(),
+            };
+            for line in lines {
+                push_id(out, record.id);
+                out.extend_from_slice(escape_controls(line).as_bytes());
+                out.push(b'\n');
+            }
+        }
     }
 }
