@@ -33,7 +33,8 @@ pub struct FormatArgs {
     #[arg(long = "box", value_name = "RxC")]
     pub shape: Option<Shape>,
     /// The N symbols in digit order, e.g. ABCDEFGHIJKLMNOP or 0123456789ABCDEF.
-    /// Default: the first N of 1-9, A-Z, a-z. Blanks are . * - _ 0 unless symbols.
+    /// Default: the first N of 1-9, A-Z, a-z. Blanks are . * - _ 0, except any
+    /// of them that is a symbol.
     #[arg(long, value_name = "STRING")]
     pub symbols: Option<String>,
 }
