@@ -20,7 +20,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use sudokit::grid::{Puzzle, Shape};
-use sudokit::lines::{LineReader, TooLong};
+use sudokit::lines::{Item, LineReader};
 use sudokit::parse::{classify, Format, FormatError, FormatSpec, Line, ParseError};
 use sudokit::rows::RowsReader;
 
@@ -187,9 +187,9 @@ impl SourceLines {
     }
 
     /// The next line that is not skipped, with its physical number (1-based,
-    /// counting every line): its bytes, or [`TooLong`] for a line over the
-    /// cap. `None` at the end of input or an `end` line.
-    pub fn next_line(&mut self) -> anyhow::Result<Option<(u64, Result<&[u8], TooLong>)>> {
+    /// counting every line): its bytes, or [`sudokit::lines::TooLong`] for a
+    /// line over the cap. `None` at the end of input or an `end` line.
+    pub fn next_line(&mut self) -> anyhow::Result<Option<(u64, Item<'_>)>> {
         // The line is copied out of the reader, so that what is handed out
         // borrows only `current`.
         loop {
