@@ -187,8 +187,8 @@ impl SourceLines {
     }
 
     /// The next line that is not skipped, with its physical number (1-based,
-    /// counting every line): its bytes, or [`TooLong`] for a line over the
-    /// cap. `None` at the end of input or an `end` line.
+    /// counting every line): its bytes, or [`sudokit::lines::TooLong`] for a
+    /// line over the cap. `None` at the end of input or an `end` line.
     pub fn next_line(&mut self) -> anyhow::Result<Option<(u64, Item<'_>)>> {
         // The line is copied out of the reader, so that what is handed out
         // borrows only `current`.

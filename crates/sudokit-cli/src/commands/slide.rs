@@ -160,9 +160,13 @@ struct Totals {
 
 /// What a run solves with and how it prints, shared by all its batches.
 struct Run<'a> {
+    /// The flags (`--stats`, `--format`).
     args: &'a SlideArgs,
+    /// The solver, its tables built on first need.
     solver: SlideSolver,
+    /// Where database events go (standard error).
     reporter: Reporter,
+    /// The goal every puzzle is solved to.
     goal: Goal,
     /// The CSV header's columns.
     columns: Vec<&'static str>,
