@@ -221,7 +221,7 @@ fn count_gives_up_at_its_timeout() {
     let empty = ".".repeat(81);
     let out = run(&["count", "--timeout", "0.2", &empty, NINE], b"");
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(stdout(&out), "timeout\n1\n");
+    assert_eq!(stdout(&out), "Timeout\n1\n");
 }
 
 #[test]
@@ -272,4 +272,44 @@ fn solve_lists_solutions_with_limit_and_all() {
         assert!(solution.starts_with("12"), "{solution} keeps the givens");
         assert_eq!(stdout(&run(&["count", solution], b"")), "1\n");
     }
+}
+
+/// A 25×25 puzzle without a solution that no propagation sees: row 1's
+/// first 11 cells may only hold digits 1 to 10 (their columns hold 12 to 25
+/// below them, and the row holds 11 elsewhere), a pigeonhole that the search
+/// refutes only by trying orders of those cells (about a minute).
+fn pigeonhole25() -> String {
+    const SYMBOLS: &[u8] = b"123456789ABCDEFGHIJKLMNOP";
+    let grid = |r: usize, c: usize| ((r % 5) * 5 + r / 5 + c) % 25 + 1;
+    let mut cells = vec![b'.'; 625];
+    for c in 0..11 {
+        for r in 1..25 {
+            if grid(r, c) >= 12 {
+                cells[r * 25 + c] = SYMBOLS[grid(r, c) - 1];
+            }
+        }
+    }
+    cells[20] = SYMBOLS[10];
+    String::from_utf8(cells).unwrap()
+}
+
+#[test]
+fn analyze_and_solve_give_up_at_their_timeout() {
+    let hard = pigeonhole25();
+    let out = run(&["analyze", "--timeout", "0.2", &hard, NINE], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "Puzzle # 1 timed out\nPuzzle # 2 has a unique solution\n"
+    );
+    assert!(stderr(&out).contains("1 timed out"), "{}", stderr(&out));
+    let out = run(&["solve", "--timeout", "0.2", &hard, NINE], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), format!("Timeout\n{NINE_SOLVED}\n"));
+    let out = run(
+        &["solve", "--timeout", "0.2", "--format", "jsonl", &hard],
+        b"",
+    );
+    let record: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(record["status"], "timeout");
 }

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use crate::par::*;
 
+use crate::budget::Budget;
 use crate::grid::InputError;
 use crate::lines::{LineReader, TooLong, DEFAULT_MAX_LINE};
 use crate::parse::{classify, AlphabetError, Format, FormatError, FormatSpec, Line, ParseError};
@@ -51,6 +52,11 @@ pub struct AnalyzeOptions {
     /// The longest line read, in bytes (without its `\n`); a longer one is
     /// invalid ([`ParseError::TooLong`]).
     pub max_line: usize,
+    /// Give up on a puzzle whose search takes longer than this (its
+    /// [`Analysis::status`] is then `None`). The 9×9 engine, whose worst
+    /// case is about a millisecond, never gives up; the engines of other
+    /// shapes check their budget as they search.
+    pub timeout: Option<Duration>,
 }
 
 impl Default for AnalyzeOptions {
@@ -64,6 +70,7 @@ impl Default for AnalyzeOptions {
             engine: EngineChoice::default(),
             progress: None,
             max_line: DEFAULT_MAX_LINE,
+            timeout: None,
         }
     }
 }
@@ -71,8 +78,9 @@ impl Default for AnalyzeOptions {
 /// The analysis of one valid puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Analysis {
-    /// Unique, none or multiple.
-    pub status: Status,
+    /// Unique, none or multiple; `None` when the search was given up at
+    /// [`AnalyzeOptions::timeout`].
+    pub status: Option<Status>,
     /// Number of givens.
     pub clues: usize,
     /// For unique puzzles when asked: whether removing any clue loses
@@ -107,6 +115,8 @@ pub struct Summary {
     pub multiple: u64,
     /// Invalid lines.
     pub invalid: u64,
+    /// Puzzles given up at the timeout.
+    pub timed_out: u64,
     /// Time spent reading input.
     pub read_time: Duration,
     /// Time spent parsing and solving.
@@ -118,15 +128,16 @@ pub struct Summary {
 impl Summary {
     /// Puzzle lines seen, valid or not.
     pub fn puzzles(&self) -> u64 {
-        self.unique + self.none + self.multiple + self.invalid
+        self.unique + self.none + self.multiple + self.invalid + self.timed_out
     }
 
     fn add(&mut self, verdict: &Verdict<'_>) {
         match &verdict.result {
             Ok(a) => match a.status {
-                Status::Unique => self.unique += 1,
-                Status::None => self.none += 1,
-                Status::Multiple => self.multiple += 1,
+                Some(Status::Unique) => self.unique += 1,
+                Some(Status::None) => self.none += 1,
+                Some(Status::Multiple) => self.multiple += 1,
+                None => self.timed_out += 1,
             },
             Err(_) => self.invalid += 1,
         }
@@ -188,12 +199,29 @@ fn analyze_puzzle(
     scratch: &mut [u8],
 ) -> Analysis {
     let wanted = options.solutions.then_some(&mut *scratch);
-    let outcome = solver.solve_raw(givens, 2, wanted);
+    let clues = givens.iter().map(|&v| usize::from(v != 0)).sum();
+    let outcome = match options.timeout {
+        None => solver.solve_raw(givens, 2, wanted),
+        Some(limit) => {
+            let budget = Budget::until(Instant::now() + limit);
+            match solver.solve_raw_until(givens, 2, wanted, &budget) {
+                Some(outcome) => outcome,
+                None => {
+                    return Analysis {
+                        status: None,
+                        clues,
+                        minimal: None,
+                        solution: None,
+                    }
+                }
+            }
+        }
+    };
     let status = Status::from_count(outcome.solutions);
     let unique = status == Status::Unique;
     Analysis {
-        status,
-        clues: givens.iter().map(|&v| usize::from(v != 0)).sum(),
+        status: Some(status),
+        clues,
         solution: (status != Status::None && options.solutions).then(|| scratch.to_vec()),
         minimal: (unique && options.minimal).then(|| is_minimal_raw(solver, givens)),
     }
@@ -468,7 +496,7 @@ mod tests {
         analyze_stream(Trickle(input, step), options, |_, verdicts| {
             for v in verdicts {
                 let what = match &v.result {
-                    Ok(a) => format!("{:?}", a.status),
+                    Ok(a) => a.status.map_or("timeout".to_string(), |s| format!("{s:?}")),
                     Err(e) => e.to_string(),
                 };
                 seen.push((v.line, v.id.map(str::to_string), what));

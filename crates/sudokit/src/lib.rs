@@ -60,7 +60,7 @@
 //! let mut statuses = Vec::new();
 //! let summary = analyze_stream(Cursor::new(input), &AnalyzeOptions::default(), |_, verdicts| {
 //!     for v in verdicts {
-//!         statuses.push((v.line, v.result.as_ref().map(|a| a.status).ok()));
+//!         statuses.push((v.line, v.result.as_ref().ok().and_then(|a| a.status)));
 //!     }
 //!     Ok(())
 //! })?;

@@ -19,7 +19,7 @@ use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
 use super::progress::{self, with_bar, Meter};
-use super::{push_number, status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs};
+use super::{push_number, status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs};
 
 /// Options of `sudokit analyze`.
 #[derive(clap::Args, Debug)]
@@ -39,6 +39,8 @@ pub struct AnalyzeArgs {
     pub lang: Lang,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub timeout: TimeoutArgs,
     /// Also say whether each unique puzzle is minimal (every clue needed).
     #[arg(long)]
     pub minimal: bool,
@@ -62,6 +64,7 @@ struct Wording {
     unique: &'static str,
     none: &'static str,
     multiple: &'static str,
+    timed_out: &'static str,
     invalid: &'static str,
     minimal: &'static str,
     not_minimal: &'static str,
@@ -72,6 +75,7 @@ const ENGLISH: Wording = Wording {
     unique: " has a unique solution",
     none: " has no solution",
     multiple: " has multiple solutions",
+    timed_out: " timed out",
     invalid: " is invalid: ",
     minimal: " and is minimal",
     not_minimal: " and is not minimal",
@@ -82,6 +86,7 @@ const CHINESE: Wording = Wording {
     unique: " 有唯一解",
     none: " 无解",
     multiple: " 有多解",
+    timed_out: " 超时",
     invalid: " 格式错误: ",
     minimal: "，是最小谜题",
     not_minimal: "，不是最小谜题",
@@ -148,9 +153,10 @@ fn write_text(out: &mut Vec<u8>, words: &Wording, number: u64, verdict: &Verdict
     match &verdict.result {
         Ok(analysis) => {
             let status = match analysis.status {
-                Status::Unique => words.unique,
-                Status::None => words.none,
-                Status::Multiple => words.multiple,
+                Some(Status::Unique) => words.unique,
+                Some(Status::None) => words.none,
+                Some(Status::Multiple) => words.multiple,
+                None => words.timed_out,
             };
             out.extend_from_slice(status.as_bytes());
             match analysis.minimal {
@@ -185,7 +191,7 @@ impl Printer {
             }
         };
         let solution = match (&analysis.solution, format, analysis.status) {
-            (Some(grid), Some(format), Status::Unique) => {
+            (Some(grid), Some(format), Some(Status::Unique)) => {
                 let mut text = Vec::with_capacity(grid.len());
                 format.alphabet().write_cells(grid, &mut text);
                 Value::from(String::from_utf8_lossy(&text).into_owned())
@@ -226,6 +232,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         engine: args.engine.engine,
         progress: show_progress.then(|| progress.current.clone()),
         max_line: args.lines.max_line,
+        timeout: args.timeout.timeout,
     };
     let mut printer = Printer {
         output,
@@ -273,7 +280,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     if !args.quiet {
         print_summary(&summary, args.lang, threads, started.elapsed());
     }
-    Ok(if summary.invalid > 0 {
+    Ok(if summary.invalid + summary.timed_out > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -286,6 +293,7 @@ fn add_summary(total: &mut Summary, source: &Summary) {
     total.none += source.none;
     total.multiple += source.multiple;
     total.invalid += source.invalid;
+    total.timed_out += source.timed_out;
     total.read_time += source.read_time;
     total.compute_time += source.compute_time;
     total.write_time += source.write_time;
@@ -329,13 +337,21 @@ fn print_summary(summary: &Summary, lang: Lang, threads: usize, wall: Duration) 
     );
     match lang {
         Lang::En => {
-            eprintln!("{puzzles} puzzles: {unique} unique, {none} no solution, {multiple} multiple, {invalid} invalid");
+            let timed_out = match summary.timed_out {
+                0 => String::new(),
+                n => format!(", {n} timed out"),
+            };
+            eprintln!("{puzzles} puzzles: {unique} unique, {none} no solution, {multiple} multiple, {invalid} invalid{timed_out}");
             eprintln!(
                 "time: read {read:.3}s, compute {compute:.3}s, write {write:.3}s, total {total:.3}s; {threads} threads, {rate:.0} puzzles/s"
             );
         }
         Lang::Zh => {
-            eprintln!("共 {puzzles} 题: 唯一解 {unique}, 无解 {none}, 多解 {multiple}, 格式错误 {invalid}");
+            let timed_out = match summary.timed_out {
+                0 => String::new(),
+                n => format!(", 超时 {n}"),
+            };
+            eprintln!("共 {puzzles} 题: 唯一解 {unique}, 无解 {none}, 多解 {multiple}, 格式错误 {invalid}{timed_out}");
             eprintln!(
                 "读入时间: {read:.3}s, 计算时间: {compute:.3}s, 输出时间: {write:.3}s, 总时间: {total:.3}s; 线程 {threads}, 每秒 {rate:.0} 题"
             );

@@ -15,7 +15,7 @@ use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
 use super::progress::{self, with_bar, Meter};
-use super::{status_word, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs};
+use super::{status_word, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs, TIMEOUT_TEXT};
 
 /// Options of `sudokit count`.
 #[derive(clap::Args, Debug)]
@@ -93,7 +93,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
                         number,
                         id: entry.id,
                         puzzle: Some(String::from_utf8_lossy(entry.cells)),
-                        status: TIMEOUT,
+                        status: status_word(None),
                         ..Record::default()
                     }
                 }
@@ -101,7 +101,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
                     number,
                     id: entry.id,
                     puzzle: Some(String::from_utf8_lossy(entry.cells)),
-                    status: status_word(Status::from_count(*count)),
+                    status: status_word(Some(Status::from_count(*count))),
                     fields: vec![
                         ("count", Value::from(*count)),
                         ("at_least", Value::from(*count >= limit)),
@@ -114,7 +114,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
                 OutputFormat::Text => {
                     push_id(&mut out, entry.id);
                     let text = match counted {
-                        Ok(None) => TIMEOUT.to_string(),
+                        Ok(None) => TIMEOUT_TEXT.to_string(),
                         Ok(Some(count)) if count >= limit => format!(">={count}"),
                         Ok(Some(count)) => count.to_string(),
                         Err(_) => escape_controls(record.error.as_deref().unwrap_or_default())
@@ -138,9 +138,6 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         ExitCode::SUCCESS
     })
 }
-
-/// The status of a puzzle given up on at `--timeout`.
-const TIMEOUT: &str = "timeout";
 
 /// Counts one puzzle's solutions up to `limit` under `--timeout` (`None`
 /// when it ran out), with a bar of the parts counted on a terminal.

@@ -131,14 +131,20 @@ impl ThreadArgs {
     }
 }
 
-/// The status word of every output format: `unique`, `none`, `multiple`.
-pub fn status_word(status: Status) -> &'static str {
+/// The status word of every record: `unique`, `none`, `multiple`, or
+/// `timeout` for a puzzle given up at `--timeout` (`None`).
+pub fn status_word(status: Option<Status>) -> &'static str {
     match status {
-        Status::Unique => "unique",
-        Status::None => "none",
-        Status::Multiple => "multiple",
+        Some(Status::Unique) => "unique",
+        Some(Status::None) => "none",
+        Some(Status::Multiple) => "multiple",
+        None => "timeout",
     }
 }
+
+/// What text output prints for a puzzle given up at `--timeout` (as the
+/// server answers such a request).
+pub const TIMEOUT_TEXT: &str = "Timeout";
 
 /// Whether an error is the reader of our output going away (`| head`), which
 /// ends the run quietly rather than as a failure.

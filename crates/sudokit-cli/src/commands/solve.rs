@@ -14,7 +14,7 @@ use super::input::{locate, InputArgs, PuzzleLines};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
-use super::{status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs};
+use super::{status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs, TIMEOUT_TEXT};
 
 /// Options of `sudokit solve`.
 #[derive(clap::Args, Debug)]
@@ -31,6 +31,8 @@ pub struct SolveArgs {
     pub lines: LineArgs,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub timeout: TimeoutArgs,
     /// Print each solution as a grid, with `|` and `-` between boxes (text
     /// output; such grids can be read back by every command).
     #[arg(long)]
@@ -69,6 +71,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         engine: args.engine.engine,
         progress: None,
         max_line: args.lines.max_line,
+        timeout: args.timeout.timeout,
     };
     let side = options.spec.shape.map(|s| s.side());
     let columns = csv_columns(&FIELDS);
@@ -106,7 +109,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             other if several => anyhow::anyhow!("{name}: {other}"),
             other => other.into(),
         })?;
-        invalid += summary.invalid;
+        invalid += summary.invalid + summary.timed_out;
     }
     io::stdout().lock().write_all(&out)?;
     Ok(if invalid > 0 {
@@ -131,7 +134,7 @@ impl Printing<'_> {
     fn solution(&self, verdict: &Verdict<'_>) -> Option<Vec<u8>> {
         let analysis = verdict.result.as_ref().ok()?;
         let (grid, format) = (analysis.solution.as_ref()?, self.format?);
-        (analysis.status == Status::Unique).then(|| {
+        (analysis.status == Some(Status::Unique)).then(|| {
             let mut text = Vec::with_capacity(grid.len());
             format.alphabet().write_cells(grid, &mut text);
             text
@@ -152,14 +155,17 @@ impl Printing<'_> {
             }
         };
         match (&analysis.solution, self.format, analysis.status) {
-            (Some(grid), Some(format), Status::Unique) if pretty => {
+            (Some(grid), Some(format), Some(Status::Unique)) if pretty => {
                 if verdict.id.is_some() {
                     out.push(b'\n');
                 }
                 write_pretty(out, format, grid);
             }
-            (Some(grid), Some(format), Status::Unique) => format.alphabet().write_cells(grid, out),
-            (_, _, Status::Multiple) => out.extend_from_slice(MULTIPLE_SOLUTIONS.as_bytes()),
+            (Some(grid), Some(format), Some(Status::Unique)) => {
+                format.alphabet().write_cells(grid, out)
+            }
+            (_, _, Some(Status::Multiple)) => out.extend_from_slice(MULTIPLE_SOLUTIONS.as_bytes()),
+            (_, _, None) => out.extend_from_slice(TIMEOUT_TEXT.as_bytes()),
             _ => out.extend_from_slice(NO_SOLUTION.as_bytes()),
         }
         out.push(b'\n');
@@ -273,7 +279,7 @@ fn list_solutions(args: &SolveArgs, limit: usize) -> anyhow::Result<ExitCode> {
                 id: entry.id,
                 puzzle: Some(String::from_utf8_lossy(entry.cells)),
                 shape: entry.shape,
-                status: status_word(Status::from_count(solutions.len() as u64)),
+                status: status_word(Some(Status::from_count(solutions.len() as u64))),
                 fields: vec![
                     ("count", Value::from(solutions.len())),
                     ("solutions", Value::from(solutions.clone())),
