@@ -313,3 +313,65 @@ fn analyze_and_solve_give_up_at_their_timeout() {
     let record: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(record["status"], "timeout");
 }
+
+#[test]
+fn every_command_prints_the_same_record_shape() {
+    let dir = scratch_dir("schema");
+    let out_file = dir.join("finds.txt");
+    let out_file = out_file.to_str().unwrap();
+    // Each run but generate's ends with a bad line (`--puzzle` is always a
+    // puzzle), which must be a record too, with its id. (`load` needs a
+    // server: its record is checked in serve_addresses.rs.)
+    let runs: [&[&str]; 8] = [
+        &["analyze", NINE, "--puzzle", "x:12"],
+        &["solve", NINE, "--puzzle", "x:12"],
+        &["solve", "--limit", "2", NINE, "--puzzle", "x:12"],
+        &["count", NINE, "--puzzle", "x:12"],
+        &["canon", NINE, "--puzzle", "x:12"],
+        &["search", "-q", "--out", out_file, NINE, "--puzzle", "x:12"],
+        &["slide", "23415x768", "--puzzle", "x:1 2 3"],
+        &["generate", "--count", "2", "--seed", "1", "-q"],
+    ];
+    let common = ["number", "id", "puzzle", "box", "status"];
+    for args in runs {
+        let has_bad_line = args.contains(&"--puzzle");
+        for format in ["jsonl", "csv"] {
+            let mut full = args.to_vec();
+            full.extend(["--format", format]);
+            let out = run(&full, b"");
+            assert_ne!(out.status.code(), Some(2), "{full:?}: {}", stderr(&out));
+            let text = stdout(&out);
+            if format == "csv" {
+                let header = text.lines().next().unwrap_or_default();
+                assert!(
+                    header.starts_with("number,id,puzzle,box,status,"),
+                    "{full:?}: {header}"
+                );
+                assert!(header.ends_with(",error"), "{full:?}: {header}");
+                continue;
+            }
+            assert!(!text.is_empty(), "{full:?} printed no record");
+            let mut invalid_records = 0;
+            for (i, line) in text.lines().enumerate() {
+                let at: Vec<usize> = common
+                    .iter()
+                    .map(|key| line.find(&format!("\"{key}\":")).expect(line))
+                    .collect();
+                assert!(at.windows(2).all(|w| w[0] < w[1]), "{full:?}: {line}");
+                let record: Value = serde_json::from_str(line).unwrap();
+                assert_eq!(record["number"], i + 1, "{full:?}: {line}");
+                let invalid = record["status"] == "invalid";
+                assert_eq!(invalid, record.get("error").is_some(), "{full:?}: {line}");
+                if invalid {
+                    invalid_records += 1;
+                    assert_eq!(record["id"], "x", "{full:?}: {line}");
+                }
+            }
+            assert_eq!(
+                invalid_records,
+                usize::from(has_bad_line),
+                "{full:?}: {text}"
+            );
+        }
+    }
+}

@@ -294,3 +294,52 @@ fn the_log_in_a_file_has_no_colour_unless_asked() {
     let coloured = Server::start("always", &["--listen", ":0", "--color", "always"]).stop();
     assert!(has_escape(coloured.as_bytes()), "{coloured}");
 }
+
+#[test]
+fn load_reads_operands_as_every_command_and_prints_one_record() {
+    let server = Server::start("load-record", &["--listen", ":0"]);
+    let addr = server.addr.to_string();
+    let famous = famous();
+    let out = sudokit(&[
+        "load",
+        "--addr",
+        &addr,
+        "--format",
+        "jsonl",
+        famous.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let record: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    let line = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        line.starts_with(
+            "{\"number\":1,\"id\":null,\"puzzle\":null,\"box\":null,\"status\":\"passed\""
+        ),
+        "{line}"
+    );
+    assert_eq!(record["wrong"], 0);
+    assert_eq!(record["sent"], record["ok"]);
+    // An inline puzzle operand, and CSV.
+    let nine = "000704005020010070000080002090006250600070008053200010400090000030060090200407000";
+    let out = sudokit(&["load", "--addr", &addr, "--format", "csv", nine]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut lines = text.lines();
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("number,id,puzzle,box,status,sent,ok,"));
+    assert!(
+        lines.next().unwrap().starts_with("1,,,,passed,1,1,0,"),
+        "{text}"
+    );
+    // A missing file is refused before any request, naming it.
+    let out = sudokit(&["load", "--addr", &addr, "nosuch.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot open nosuch.txt"));
+    server.stop();
+}

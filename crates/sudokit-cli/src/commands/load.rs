@@ -2,21 +2,27 @@
 //! every answer, and prints requests/s and latency percentiles (SPEC §5). The
 //! client itself lives in the `sudokit-server` crate.
 
+use std::io::{Read, Write};
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::Context;
+use serde_json::Value;
+use sudokit::parse::FormatSpec;
 use sudokit_server::addr::parse_addr;
-use sudokit_server::load::{self, LoadConfig, Stop, Workload};
+use sudokit_server::load::{self, LoadConfig, Report, Stop, Workload};
+
+use super::input::InputArgs;
+use super::output::{csv_columns, write_csv_header, OutputArgs, OutputFormat, Record};
 
 /// Options of `sudokit load`.
 #[derive(clap::Args, Debug)]
 pub struct LoadArgs {
-    /// Puzzles to send, one per line (Sudoku, 8- or 15-puzzles); they are sent
-    /// round and round until the run ends.
-    pub input: PathBuf,
+    /// Puzzles to send, one per line (Sudoku, 8- or 15-puzzles), read from
+    /// the operands as by every command; they are sent round and round until
+    /// the run ends.
+    #[command(flatten)]
+    pub input: InputArgs,
     /// The server: HOST:PORT, [IPv6]:PORT, or :PORT for 127.0.0.1:PORT.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9981", value_parser = parse_addr)]
     pub addr: SocketAddr,
@@ -39,13 +45,44 @@ pub struct LoadArgs {
     /// Client I/O threads.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub io_threads: usize,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
+
+/// The fields of the run's one record, after the common ones.
+const FIELDS: [&str; 13] = [
+    "sent",
+    "ok",
+    "wrong",
+    "busy",
+    "timeouts",
+    "errors",
+    "seconds",
+    "requests_per_second",
+    "latency_us_min",
+    "latency_us_p50",
+    "latency_us_p90",
+    "latency_us_p99",
+    "latency_us_max",
+];
 
 /// Runs the load; exit status 1 if any answer was wrong or missing.
 pub fn run(args: &LoadArgs) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read(&args.input)
-        .with_context(|| format!("cannot read {}", args.input.display()))?;
-    let workload = Workload::parse(&text).with_context(|| args.input.display().to_string())?;
+    let sources = args.input.open(&FormatSpec::default())?;
+    let names: Vec<String> = sources.iter().map(|s| s.name.clone()).collect();
+    let names = names.join(", ");
+    let mut text = Vec::new();
+    for source in sources {
+        let name = source.name.clone();
+        source
+            .into_raw()
+            .read_to_end(&mut text)
+            .map_err(|e| anyhow::anyhow!("reading {name}: {e}"))?;
+        if !text.ends_with(b"\n") {
+            text.push(b'\n');
+        }
+    }
+    let workload = Workload::parse(&text).map_err(|e| anyhow::anyhow!("{names}: {e}"))?;
     let stop = match (args.duration, args.requests) {
         (Some(seconds), _) => {
             anyhow::ensure!(
@@ -64,7 +101,7 @@ pub fn run(args: &LoadArgs) -> anyhow::Result<ExitCode> {
     eprintln!(
         "sudokit load: {} puzzles from {}, {} connections to {}, {mode}",
         workload.len(),
-        args.input.display(),
+        names,
         args.connections,
         args.addr
     );
@@ -80,10 +117,48 @@ pub fn run(args: &LoadArgs) -> anyhow::Result<ExitCode> {
     for sample in &report.samples {
         eprintln!("sudokit load: {sample}");
     }
-    println!("{report}");
+    let mut out = Vec::new();
+    match args.output.format {
+        OutputFormat::Text => out.extend_from_slice(format!("{report}\n").as_bytes()),
+        OutputFormat::Jsonl => record(&report).write_json(&mut out),
+        OutputFormat::Csv => {
+            let columns = csv_columns(&FIELDS);
+            write_csv_header(&columns, &mut out);
+            record(&report).write_csv(&columns, &mut out);
+        }
+    }
+    std::io::stdout().lock().write_all(&out)?;
     Ok(if report.passed() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The run as one record: status `passed` (every answer right, none
+/// missing) or `failed`, the answer counts, the rate and the latency
+/// percentiles in microseconds.
+fn record(report: &Report) -> Record<'static> {
+    let us = |nanos: u64| Value::from(nanos as f64 / 1000.0);
+    let quantile = |q: f64| us(report.latency.value_at_quantile(q));
+    Record {
+        number: 1,
+        status: if report.passed() { "passed" } else { "failed" },
+        fields: vec![
+            ("sent", report.sent.into()),
+            ("ok", report.ok.into()),
+            ("wrong", report.wrong.into()),
+            ("busy", report.busy.into()),
+            ("timeouts", report.timeouts.into()),
+            ("errors", report.errors.into()),
+            ("seconds", report.elapsed.as_secs_f64().into()),
+            ("requests_per_second", report.rate().into()),
+            ("latency_us_min", us(report.latency.min())),
+            ("latency_us_p50", quantile(0.5)),
+            ("latency_us_p90", quantile(0.9)),
+            ("latency_us_p99", quantile(0.99)),
+            ("latency_us_max", us(report.latency.max())),
+        ],
+        ..Record::default()
+    }
 }
