@@ -3,9 +3,12 @@
 //! file refused before any output, 9×9 only as a usage error) and printing
 //! the shared record shape (issue 14).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::path::Path;
+use std::process::Output;
+
+use common::{scratch_dir, stderr, stdout};
 use serde_json::Value;
 
 /// A minimal 40-clue puzzle whose {-1+1} neighbourhood holds one new find.
@@ -18,19 +21,7 @@ const OTHER: &str =
 
 /// Runs `sudokit ARGS` with no input.
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sudokit"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
+    common::run(args, b"")
 }
 
 /// The JSON objects of a jsonl output.
@@ -39,14 +30,6 @@ fn records(output: &Output) -> Vec<Value> {
         .lines()
         .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line:?}: {e}")))
         .collect()
-}
-
-/// A fresh directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudokit-gcs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Writes `text` to `dir/name` and returns its path as text.
@@ -65,7 +48,7 @@ fn canon_of(puzzle: &str) -> String {
 
 #[test]
 fn canon_reads_files_in_order_then_inline_puzzles() {
-    let dir = temp_dir("canon-order");
+    let dir = scratch_dir("canon-order");
     let a = file(&dir, "a.txt", &format!("# first\n{SEED40}\n"));
     let b = file(&dir, "b.txt", &format!("b:{OTHER}\n"));
     let out = run(&["canon", &b, &a, SEED40]);
@@ -77,7 +60,7 @@ fn canon_reads_files_in_order_then_inline_puzzles() {
 
 #[test]
 fn canon_and_search_refuse_a_missing_file_before_any_output() {
-    let dir = temp_dir("missing");
+    let dir = scratch_dir("missing");
     let missing = dir.join("missing.txt");
     let missing = missing.to_str().unwrap();
     let out = run(&["canon", SEED40, missing]);
@@ -106,7 +89,7 @@ fn canon_and_search_refuse_a_missing_file_before_any_output() {
 
 #[test]
 fn canon_refuses_a_source_that_is_not_nine_by_nine() {
-    let dir = temp_dir("canon-size");
+    let dir = scratch_dir("canon-size");
     let four = file(&dir, "four.txt", "1.3.....2.......\n....\n.2..\n");
     let out = run(&["canon", &four]);
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
@@ -126,7 +109,7 @@ fn canon_refuses_a_source_that_is_not_nine_by_nine() {
 fn canon_prints_the_common_record_fields() {
     let bad = format!("{SEED40}1");
     let input = format!("a:{SEED40}\n\nz\u{1}:{bad}\n");
-    let dir = temp_dir("canon-records");
+    let dir = scratch_dir("canon-records");
     let path = file(&dir, "in.txt", &input);
     let seed = canon_of(SEED40);
     let out = run(&["canon", "--format", "jsonl", &path]);
@@ -162,7 +145,7 @@ fn canon_prints_the_common_record_fields() {
 
 #[test]
 fn search_reads_files_in_order_and_prints_finds_as_records() {
-    let dir = temp_dir("search");
+    let dir = scratch_dir("search");
     let a = file(&dir, "a.txt", &format!("{OTHER}\n"));
     let b = file(&dir, "b.txt", &format!("bad:{SEED40}1\n"));
     let finds = dir.join("finds.txt");
@@ -272,7 +255,7 @@ fn generate_reports_a_puzzle_it_cannot_make_as_a_record() {
 
 #[test]
 fn generate_text_starts_with_a_header_that_readers_skip() {
-    let dir = temp_dir("generate-text");
+    let dir = scratch_dir("generate-text");
     let out = run(&["generate", "-q", "-n", "3", "--seed", "7", "--minimal"]);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);

@@ -2,9 +2,12 @@
 //! reads lines reports such a line as invalid by its number, skips it without
 //! holding it, and answers the lines before and after it.
 
+mod common;
+
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
+
+use common::scratch_dir;
 
 /// A 6×6 puzzle with a unique solution.
 const SIX: &str = "*314*******1**356**621**3*******561*";
@@ -45,14 +48,6 @@ fn lines(output: &Output) -> Vec<String> {
 /// `before`, a line of `len` bytes of `0`, then `after`, one per line.
 fn around_long_line(before: &str, len: usize, after: &str) -> String {
     format!("{before}\n{}\n{after}\n", "0".repeat(len))
-}
-
-/// A fresh directory for one test's files.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudokit-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]
@@ -138,7 +133,7 @@ fn canon_reports_a_long_line_by_number() {
 
 #[test]
 fn search_reports_a_long_line_and_hunts_from_the_other_seeds() {
-    let dir = temp_dir("long-line-search");
+    let dir = scratch_dir("long-line-search");
     let finds = dir.join("finds.txt");
     let finds = finds.to_str().unwrap();
     let out = run(

@@ -1,8 +1,8 @@
 //! The real `sudokit` binary on analyze, solve and count (SPEC §1–§4).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use common::{run, stdout};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sudokit::generate::random_puzzle;
@@ -12,29 +12,6 @@ use sudokit::solver::reference::ReferenceSolver;
 use sudokit::solver::{Solver, Status};
 
 const CHALLENGE: &str = "*314*******1**356**621**3*******561*\n***4****41*2*4321**6534*5*16****6***\n5******5******5******5******5******5\n";
-
-/// Runs `sudokit ARGS` with `stdin` as input.
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudokit"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
 
 #[test]
 fn analyze_answers_the_challenge_examples() {

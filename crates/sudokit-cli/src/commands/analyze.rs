@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde_json::Value;
-use sudokit::analyze::{analyze_stream, AnalyzeError, AnalyzeOptions, Summary, Verdict};
+use sudokit::analyze::{analyze_stream, AnalyzeOptions, Summary, Verdict};
 use sudokit::parse::Format;
 use sudokit::solver::Status;
 
-use super::input::{locate, InputArgs};
+use super::input::{locate, stream_error, InputArgs};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
@@ -266,12 +266,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
             let summary = analyze_stream(input, &options, |format, verdicts| {
                 printer.write(format, verdicts)
             })
-            .map_err(|e| match e {
-                AnalyzeError::Read(e) => anyhow::anyhow!("reading {name}: {e}"),
-                AnalyzeError::Write(e) => anyhow::Error::new(e).context("writing output"),
-                other if several => anyhow::anyhow!("{name}: {other}"),
-                other => other.into(),
-            })?;
+            .map_err(|e| stream_error(&name, several, e))?;
             progress.source_done();
             add_summary(&mut total, &summary);
         }

@@ -19,6 +19,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use anyhow::Context;
+use sudokit::analyze::AnalyzeError;
 use sudokit::grid::{Puzzle, Shape};
 use sudokit::lines::{Item, LineReader};
 use sudokit::parse::{classify, Format, FormatError, FormatSpec, Line, ParseError};
@@ -291,6 +292,17 @@ impl PuzzleLines {
             shape: Some(format.shape()),
             puzzle: format.parse(cells),
         }))
+    }
+}
+
+/// Why the analyzer stopped reading source `name`, as a message naming the
+/// source (when the run reads several, or when reading it failed).
+pub fn stream_error(name: &str, several: bool, error: AnalyzeError) -> anyhow::Error {
+    match error {
+        AnalyzeError::Read(e) => anyhow::anyhow!("reading {name}: {e}"),
+        AnalyzeError::Write(e) => anyhow::Error::new(e).context("writing output"),
+        other if several => anyhow::anyhow!("{name}: {other}"),
+        other => other.into(),
     }
 }
 

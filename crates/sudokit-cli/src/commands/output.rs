@@ -179,6 +179,7 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
 }
 
 /// Appends `id:` (escaped) when the line had an id.
+#[inline]
 pub fn push_id(out: &mut Vec<u8>, id: Option<&str>) {
     if let Some(id) = id {
         out.extend_from_slice(escape_controls(id).as_bytes());

@@ -5,12 +5,12 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use serde_json::Value;
-use sudokit::analyze::{analyze_stream, AnalyzeError, AnalyzeOptions, Verdict};
+use sudokit::analyze::{analyze_stream, AnalyzeOptions, Verdict};
 use sudokit::grid::Shape;
 use sudokit::parse::Format;
 use sudokit::solver::Status;
 
-use super::input::{locate, InputArgs, PuzzleLines};
+use super::input::{locate, stream_error, InputArgs, PuzzleLines};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
@@ -103,12 +103,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             out.clear();
             stdout.flush()
         })
-        .map_err(|e| match e {
-            AnalyzeError::Read(e) => anyhow::anyhow!("reading {name}: {e}"),
-            AnalyzeError::Write(e) => anyhow::Error::new(e).context("writing output"),
-            other if several => anyhow::anyhow!("{name}: {other}"),
-            other => other.into(),
-        })?;
+        .map_err(|e| stream_error(&name, several, e))?;
         invalid += summary.invalid + summary.timed_out;
     }
     io::stdout().lock().write_all(&out)?;

@@ -1,4 +1,6 @@
-//! Running the real `sudokit` binary from the integration tests.
+//! Running the real `sudokit` binary from the integration tests. Each test
+//! crate uses a part of it.
+#![allow(dead_code)]
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
