@@ -10,11 +10,15 @@
 
 #![cfg(unix)]
 
+mod common;
+
 use std::fs::File;
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+use common::{error_line, strip_ansi};
 
 /// How long a server may take to start, or to exit after SIGTERM, before
 /// the test gives up (a guard against hanging, not a measurement).
@@ -109,24 +113,6 @@ impl Drop for Server {
         let _ = self.child.wait();
         let _ = std::fs::remove_file(&self.log);
     }
-}
-
-/// The log without its ANSI colour sequences.
-fn strip_ansi(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == '\x1b' {
-            for c in chars.by_ref() {
-                if c.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// The repository's example file of famous 9×9 puzzles.
@@ -246,12 +232,8 @@ fn a_port_in_use_is_named_with_the_system_error_once() {
         let mut all = vec!["serve", "--no-warm-up"];
         all.extend(args.iter().map(String::as_str));
         let output = sudokit(&all);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{stderr}");
-        let line = stderr
-            .lines()
-            .find(|line| line.starts_with("sudokit: error:"))
-            .unwrap_or_else(|| panic!("no error line: {stderr}"));
+        assert_eq!(output.status.code(), Some(2));
+        let line = error_line(&output);
         assert!(
             line.starts_with(&format!("sudokit: error: cannot listen on {addr}")),
             "{line}"
@@ -273,12 +255,8 @@ fn a_refused_connection_names_the_address() {
         &format!(":{}", addr.port()),
         famous().to_str().unwrap(),
     ]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    let line = stderr
-        .lines()
-        .find(|line| line.starts_with("sudokit: error:"))
-        .unwrap_or_else(|| panic!("no error line: {stderr}"));
+    assert_eq!(output.status.code(), Some(2));
+    let line = error_line(&output);
     assert!(
         line.starts_with(&format!("sudokit: error: cannot connect to {addr}: ")),
         "{line}"

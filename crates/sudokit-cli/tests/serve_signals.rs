@@ -11,6 +11,8 @@
 
 #![cfg(unix)]
 
+mod common;
+
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -18,6 +20,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::strip_ansi;
 use sudokit::grid::{Puzzle, Shape};
 use sudokit::parse::Format;
 
@@ -211,25 +214,6 @@ fn forward_log(stderr: impl Read + Send + 'static, log: Arc<Mutex<String>>) -> R
         }
     });
     receiver
-}
-
-/// `text` without ANSI escape sequences (`ESC [ … letter`).
-fn strip_ansi(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            // Skip up to and including the final letter of the sequence.
-            for c in chars.by_ref() {
-                if c.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// The value of `name=value` in a log line.

@@ -41,3 +41,32 @@ pub fn scratch_dir(test: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("a scratch directory");
     dir
 }
+
+/// `text` without ANSI escape sequences (`ESC [ … letter`).
+pub fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // Skip up to and including the final letter of the sequence.
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The `sudokit: error: …` line of a failed run's standard error.
+pub fn error_line(output: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    stderr
+        .lines()
+        .find(|line| line.starts_with("sudokit: error:"))
+        .unwrap_or_else(|| panic!("no error line: {stderr}"))
+        .to_string()
+}
