@@ -108,6 +108,9 @@ impl Alphabet {
     }
 
     /// The symbol that prints `digit` (`1..=N`).
+    ///
+    /// # Panics
+    /// If `digit` is 0 or above `N`, as slice indexing does.
     pub fn symbol(&self, digit: u8) -> u8 {
         self.symbols[digit as usize - 1]
     }
@@ -120,6 +123,9 @@ impl Alphabet {
     }
 
     /// Writes the cells of `grid` (0 = blank, printed as `.`) as one line.
+    ///
+    /// # Panics
+    /// If a cell is above `N` (a [`Puzzle`]'s cells never are).
     pub fn write_cells(&self, grid: &[u8], out: &mut Vec<u8>) {
         out.extend(
             grid.iter()
@@ -292,8 +298,13 @@ impl Format {
     }
 
     /// Reads cell text into `out` (`N²` values, 0 = blank).
+    ///
+    /// # Panics
+    /// If `out` does not have `N²` slots, as `copy_from_slice` does (a
+    /// caller's buffer, not input, is wrong then).
     pub fn parse_into(&self, cells: &[u8], out: &mut [u8]) -> Result<(), ParseError> {
         let expected = self.shape.cell_count();
+        assert_eq!(out.len(), expected, "parse_into needs a buffer of N² cells");
         // A line of the right number of characters but more bytes holds a
         // non-ASCII character: the scan below reports it where it stands.
         if cells.len() != expected && char_count(cells) != expected {

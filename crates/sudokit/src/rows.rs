@@ -15,11 +15,12 @@
 //! takes both layouts. Its rules:
 //!
 //! - **The layout is decided once, by the first puzzle line** (as the size
-//!   is): a line whose first field is a whole one-line puzzle (4, 16, 25, 36,
-//!   … 4096 cells; not 9, which is taken for a row of a 9×9 grid) means
+//!   is): a line whose first field is a whole one-line puzzle (16, 25, 36, …
+//!   4096 cells) means
 //!   one-line input, and the rest of the input passes through untouched, at
 //!   no cost. Otherwise, when the line is a row of 4 to 64 cells, the input
-//!   is read as grids of rows. With `--box RxC` a row is any line of `R·C`
+//!   is read as grids of rows. (4 and 9 cells are taken for rows of 4×4 and
+//!   9×9 grids, not for one-line 2×2 and 3×3 grids, which no one solves.) With `--box RxC` a row is any line of `R·C`
 //!   cells that is not itself a whole puzzle.
 //! - A row is a line of cells, with any spaces, tabs and `|` between them.
 //!   A line made only of `-`, `=`, `+`, `|` and spaces is a rule between
@@ -153,7 +154,7 @@ fn first_line_layout(line: &[u8], cells: &[u8], side: Option<usize>) -> Layout {
         Some(side) => count == side * side,
         None => {
             let root = (count as f64).sqrt().round() as usize;
-            root * root == count && root >= 2 && root != 3 && root <= MAX_SIDE
+            root * root == count && (4..=MAX_SIDE).contains(&root)
         }
     };
     if whole_puzzle {
@@ -374,6 +375,12 @@ mod tests {
         );
         assert!(puzzles[1].starts_with("y:981724365"));
         assert_eq!(out.matches('\n').count(), compact.matches('\n').count());
+    }
+
+    #[test]
+    fn four_cell_rows_make_a_four_by_four_grid() {
+        let out = joined("1234\n3412\n2143\n4321\n", None);
+        assert_eq!(out.lines().next(), Some("1234341221434321"));
     }
 
     #[test]

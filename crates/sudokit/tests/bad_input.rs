@@ -252,3 +252,44 @@ fn the_hunt_rejects_bad_seeds_removals_and_solvers() {
     assert!(matches!(result, Err(HuntError::Seed { seed: 2, .. })));
     assert!(!dir.exists(), "nothing is written for a bad seed");
 }
+
+#[test]
+fn pattern_databases_reject_bad_patterns() {
+    use sudokit::slide::cache;
+    use sudokit::slide::pdb::{PatternDb, PatternError};
+    assert_eq!(PatternDb::build(&[]).err(), Some(PatternError::Size(0)));
+    assert_eq!(
+        PatternDb::build(&[1, 2, 3, 4, 5, 6, 7, 8, 9]).err(),
+        Some(PatternError::Size(9))
+    );
+    assert_eq!(
+        PatternDb::build(&[0, 1]).err(),
+        Some(PatternError::NoSuchTile(0))
+    );
+    assert_eq!(
+        PatternDb::build(&[16]).err(),
+        Some(PatternError::NoSuchTile(16))
+    );
+    assert_eq!(
+        PatternDb::build(&[3, 3]).err(),
+        Some(PatternError::Repeated(3))
+    );
+    let dir = std::env::temp_dir();
+    let path = cache::file_for(&dir, &[200, 200]);
+    assert!(matches!(
+        cache::load(&path, &[200, 200]),
+        Err(cache::Unusable::Pattern(PatternError::NoSuchTile(200)))
+    ));
+    assert_eq!(sudokit::slide::pdb::table_size(17), 0);
+}
+
+#[test]
+fn a_shard_is_always_one_of_its_slices() {
+    use sudokit::search::Shard;
+    assert!(Shard::new(0, 0).is_none());
+    assert!(Shard::new(3, 3).is_none());
+    assert_eq!(Shard::new(2, 3).map(|s| s.to_string()), Some("3/3".into()));
+    for bad in ["0/3", "4/3", "1/0", "x/2", "1"] {
+        assert!(bad.parse::<Shard>().is_err(), "{bad}");
+    }
+}

@@ -175,12 +175,7 @@ fn shards_partition_the_hunt() {
     let mut union = HashSet::new();
     let mut sum = Stats::default();
     for i in 0..3 {
-        let (part, s) = hunt(
-            &seeds,
-            &dir,
-            &format!("part{i}"),
-            Shard { index: i, count: 3 },
-        );
+        let (part, s) = hunt(&seeds, &dir, &format!("part{i}"), Shard::new(i, 3).unwrap());
         union.extend(forms(&part));
         sum.units += s.units;
         sum.candidates += s.candidates;

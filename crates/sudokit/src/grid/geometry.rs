@@ -78,17 +78,26 @@ impl Geometry {
     }
 
     /// The `N` cells of unit `unit`.
+    ///
+    /// # Panics
+    /// If `unit` is not below [`Geometry::unit_count`], as slice indexing does.
     pub fn unit(&self, unit: usize) -> &[u16] {
         let n = self.shape.side();
         &self.unit_cells[unit * n..(unit + 1) * n]
     }
 
     /// The row, column and box unit numbers of `cell`.
+    ///
+    /// # Panics
+    /// If `cell` is not below `N²`, as slice indexing does.
     pub fn units_of(&self, cell: usize) -> [u16; 3] {
         self.cell_units[cell]
     }
 
     /// The cells that share a unit with `cell` (each once, `cell` excluded).
+    ///
+    /// # Panics
+    /// If `cell` is not below `N²`, as slice indexing does.
     pub fn peers(&self, cell: usize) -> &[u16] {
         &self.peers[cell * self.peer_count..(cell + 1) * self.peer_count]
     }

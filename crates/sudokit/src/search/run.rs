@@ -22,13 +22,31 @@ use crate::grid::InputError;
 use crate::solver::fast9::Fast9Solver;
 
 /// One of `count` deterministic slices of a hunt: units `u` with
-/// `u mod count == index`. Written `I/N` with `I` from 1 to `N`.
+/// `u mod count == index`. Written `I/N` with `I` from 1 to `N`. Made only
+/// through [`Shard::new`] or parsing, so that `index < count` always holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
     /// Zero-based slice number.
-    pub index: u64,
+    index: u64,
     /// Number of slices.
-    pub count: u64,
+    count: u64,
+}
+
+impl Shard {
+    /// Slice `index` (zero-based) of `count`; `None` unless `index < count`.
+    pub fn new(index: u64, count: u64) -> Option<Shard> {
+        (index < count).then_some(Shard { index, count })
+    }
+
+    /// The zero-based slice number.
+    pub fn index(self) -> u64 {
+        self.index
+    }
+
+    /// The number of slices.
+    pub fn count(self) -> u64 {
+        self.count
+    }
 }
 
 impl Default for Shard {
@@ -48,13 +66,10 @@ impl FromStr for Shard {
             i.trim().parse().map_err(|_| bad())?,
             n.trim().parse().map_err(|_| bad())?,
         );
-        if i == 0 || i > n {
-            return Err(bad());
+        match i.checked_sub(1) {
+            Some(index) => Shard::new(index, n).ok_or_else(bad),
+            None => Err(bad()),
         }
-        Ok(Shard {
-            index: i - 1,
-            count: n,
-        })
     }
 }
 

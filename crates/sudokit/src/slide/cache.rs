@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use super::pdb::{table_size, PatternDb};
+use super::pdb::{check_pattern, table_size, PatternDb, PatternError};
 
 /// File magic; the last byte is the format version.
 const MAGIC: &[u8; 8] = b"SKPDB15\x01";
@@ -90,6 +90,8 @@ pub enum Unusable {
     ChecksumMismatch,
     /// The operating system could not read it.
     Unreadable(String),
+    /// The pattern asked for is not one a database can exist for.
+    Pattern(PatternError),
 }
 
 impl fmt::Display for Unusable {
@@ -105,6 +107,7 @@ impl fmt::Display for Unusable {
             Unusable::OtherPattern => write!(f, "holds the database of another pattern"),
             Unusable::ChecksumMismatch => write!(f, "is corrupt (checksum mismatch)"),
             Unusable::Unreadable(error) => write!(f, "cannot be read: {error}"),
+            Unusable::Pattern(error) => write!(f, "is not looked at: {error}"),
         }
     }
 }
@@ -225,6 +228,7 @@ pub fn checksum(data: &[u8]) -> u64 {
 /// and the table is read straight into its final buffer, so loading needs no
 /// more memory than the table itself.
 pub fn load(path: &Path, tiles: &[u8]) -> Result<PatternDb, Unusable> {
+    check_pattern(tiles).map_err(Unusable::Pattern)?;
     let (mut file, sum) = open(path, tiles)?;
     let mut table = vec![0u8; table_size(tiles.len())];
     file.read_exact(&mut table)

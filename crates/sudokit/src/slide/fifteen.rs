@@ -391,6 +391,7 @@ fn obtain(
                 total,
             });
         })
+        .expect("the patterns of `Databases` are valid")
     };
     let Some(dir) = cache else {
         return (build(BuildReason::NoCache), Origin::Built);

@@ -58,32 +58,30 @@ pub struct PatternDb {
 impl PatternDb {
     /// Builds the database of `tiles` (distinct, `1..=15`, at most
     /// [`MAX_TILES`]) by breadth-first search; see the module documentation.
-    ///
-    /// # Panics
-    /// If `tiles` breaks those rules (the patterns are fixed in code).
-    pub fn build(tiles: &[u8]) -> PatternDb {
+    /// An error when `tiles` breaks those rules.
+    pub fn build(tiles: &[u8]) -> Result<PatternDb, PatternError> {
         PatternDb::build_reporting(tiles, &|_| {})
     }
 
     /// [`PatternDb::build`], calling `progress` after each level of the
     /// search with the number of placements whose value is known so far (out
     /// of [`table_size`]), so that a front end can show how far a build of
-    /// minutes has come.
-    ///
-    /// # Panics
-    /// As [`PatternDb::build`].
-    pub fn build_reporting(tiles: &[u8], progress: &dyn Fn(usize)) -> PatternDb {
-        check_pattern(tiles);
-        PatternDb {
+    /// minutes has come. An error as for [`PatternDb::build`].
+    pub fn build_reporting(
+        tiles: &[u8],
+        progress: &dyn Fn(usize),
+    ) -> Result<PatternDb, PatternError> {
+        check_pattern(tiles)?;
+        Ok(PatternDb {
             tiles: tiles.to_vec(),
             table: build_table(tiles, progress),
-        }
+        })
     }
 
-    /// A database from a table read back from disk, or `None` if the table
-    /// length does not fit the pattern.
+    /// A database from a table read back from disk, or `None` if the
+    /// pattern is invalid or the table length does not fit it.
     pub(crate) fn from_table(tiles: &[u8], table: Vec<u8>) -> Option<PatternDb> {
-        check_pattern(tiles);
+        check_pattern(tiles).ok()?;
         (table.len() == table_size(tiles.len())).then(|| PatternDb {
             tiles: tiles.to_vec(),
             table,
@@ -101,29 +99,52 @@ impl PatternDb {
     }
 
     /// Moves of pattern tiles needed from this placement (`cells[i]` is the
-    /// cell of the pattern's i-th tile).
+    /// cell of the pattern's i-th tile: distinct cells, one per tile, which
+    /// the search guarantees; the hot path of IDA*, so unchecked and
+    /// crate-private).
     #[inline]
-    pub fn lookup(&self, cells: &[u8]) -> u8 {
+    pub(crate) fn lookup(&self, cells: &[u8]) -> u8 {
         self.table[rank(cells)]
     }
 }
 
-/// Asserts that `tiles` is a valid fixed pattern.
-fn check_pattern(tiles: &[u8]) {
-    assert!(
-        !tiles.is_empty() && tiles.len() <= MAX_TILES,
-        "pattern size 1 to {MAX_TILES}"
-    );
-    let mut seen = 0u32;
-    for &t in tiles {
-        assert!((1..CELLS as u8).contains(&t) && seen & (1 << t) == 0);
-        seen |= 1 << t;
-    }
+/// Why a set of tiles is not a pattern a database can be built for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PatternError {
+    /// No tiles, or more than [`MAX_TILES`].
+    #[error("a pattern has 1 to {max} tiles, not {0}", max = MAX_TILES)]
+    Size(usize),
+    /// A tile that is not 1 to 15.
+    #[error("tile {0} is not a tile of the 15-puzzle (1 to 15)")]
+    NoSuchTile(u8),
+    /// The same tile twice.
+    #[error("tile {0} appears twice in the pattern")]
+    Repeated(u8),
 }
 
-/// Entries of a k-tile database: 16 · 15 · … · (16 − k + 1).
+/// Whether `tiles` is a valid pattern: 1 to [`MAX_TILES`] distinct tiles of
+/// `1..=15`.
+pub(crate) fn check_pattern(tiles: &[u8]) -> Result<(), PatternError> {
+    if tiles.is_empty() || tiles.len() > MAX_TILES {
+        return Err(PatternError::Size(tiles.len()));
+    }
+    let mut seen = 0u32;
+    for &t in tiles {
+        if !(1..CELLS as u8).contains(&t) {
+            return Err(PatternError::NoSuchTile(t));
+        }
+        if seen & (1 << t) != 0 {
+            return Err(PatternError::Repeated(t));
+        }
+        seen |= 1 << t;
+    }
+    Ok(())
+}
+
+/// Entries of a k-tile database: 16 · 15 · … · (16 − k + 1) (0 beyond 16
+/// tiles, where there is no placement).
 pub fn table_size(k: usize) -> usize {
-    (0..k).map(|i| CELLS - i).product()
+    (0..k).map(|i| CELLS.saturating_sub(i)).product()
 }
 
 /// Bytes of memory a build of a k-tile database holds at its peak: per
@@ -153,9 +174,10 @@ const ABOVE: [u64; CELLS] = {
     table
 };
 
-/// Index of a placement of distinct cells (see the module documentation).
+/// Index of a placement of distinct cells `0..16` (see the module
+/// documentation); unchecked, for the search's inner loop.
 #[inline]
-pub fn rank(cells: &[u8]) -> usize {
+pub(crate) fn rank(cells: &[u8]) -> usize {
     let mut index = 0;
     let mut below = 0u64;
     for (i, &cell) in cells.iter().enumerate() {
