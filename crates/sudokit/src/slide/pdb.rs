@@ -461,7 +461,7 @@ mod tests {
     #[test]
     fn progress_counts_every_placement_once() {
         let seen = std::sync::Mutex::new(Vec::new());
-        let db = PatternDb::build_reporting(&[1, 4, 5], &|n| seen.lock().unwrap().push(n));
+        let db = PatternDb::build_reporting(&[1, 4, 5], &|n| seen.lock().unwrap().push(n)).unwrap();
         let seen = seen.into_inner().unwrap();
         let mut levels = vec![0; 1 + *db.table().iter().max().unwrap() as usize];
         for &value in db.table() {
@@ -481,7 +481,7 @@ mod tests {
 
     #[test]
     fn one_tile_database_is_manhattan_distance() {
-        let db = PatternDb::build(&[6]);
+        let db = PatternDb::build(&[6]).unwrap();
         for cell in 0..16u8 {
             let manhattan = (cell / 4).abs_diff(1) + (cell % 4).abs_diff(2);
             assert_eq!(db.lookup(&[cell]), manhattan, "cell {cell}");
