@@ -52,6 +52,11 @@ pub struct AnalyzeOptions {
     /// The longest line read, in bytes (without its `\n`); a longer one is
     /// invalid ([`ParseError::TooLong`]).
     pub max_line: usize,
+    /// Solutions counted per puzzle before the search stops: 2 (the
+    /// default) is enough for the status; `count --limit N` asks for up to
+    /// [`RESTART_LIMIT`](crate::solver::general::RESTART_LIMIT) this way.
+    /// Values below 2 count as 2.
+    pub limit: u64,
     /// Give up on a puzzle whose search takes longer than this (its
     /// [`Analysis::status`] is then `None`). The 9×9 engine, whose worst
     /// case is about a millisecond, never gives up; the engines of other
@@ -70,6 +75,7 @@ impl Default for AnalyzeOptions {
             engine: EngineChoice::default(),
             progress: None,
             max_line: DEFAULT_MAX_LINE,
+            limit: 2,
             timeout: None,
         }
     }
@@ -83,6 +89,8 @@ pub struct Analysis {
     pub status: Option<Status>,
     /// Number of givens.
     pub clues: usize,
+    /// Solutions found, up to [`AnalyzeOptions::limit`] (0 when given up).
+    pub count: u64,
     /// For unique puzzles when asked: whether removing any clue loses
     /// uniqueness.
     pub minimal: Option<bool>,
@@ -200,16 +208,18 @@ fn analyze_puzzle(
 ) -> Analysis {
     let wanted = options.solutions.then_some(&mut *scratch);
     let clues = givens.iter().map(|&v| usize::from(v != 0)).sum();
+    let limit = options.limit.max(2);
     let outcome = match options.timeout {
-        None => solver.solve_raw(givens, 2, wanted),
-        Some(limit) => {
-            let budget = Budget::until(Instant::now() + limit);
-            match solver.solve_raw_until(givens, 2, wanted, &budget) {
+        None => solver.solve_raw(givens, limit, wanted),
+        Some(time) => {
+            let budget = Budget::until(Instant::now() + time);
+            match solver.solve_raw_until(givens, limit, wanted, &budget) {
                 Some(outcome) => outcome,
                 None => {
                     return Analysis {
                         status: None,
                         clues,
+                        count: 0,
                         minimal: None,
                         solution: None,
                     }
@@ -222,6 +232,7 @@ fn analyze_puzzle(
     Analysis {
         status: Some(status),
         clues,
+        count: outcome.solutions,
         solution: (status != Status::None && options.solutions).then(|| scratch.to_vec()),
         minimal: (unique && options.minimal).then(|| is_minimal_raw(solver, givens)),
     }

@@ -233,6 +233,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         progress: show_progress.then(|| progress.current.clone()),
         max_line: args.lines.max_line,
         timeout: args.timeout.timeout,
+        limit: 2,
     };
     let mut printer = Printer {
         output,

@@ -72,6 +72,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         progress: None,
         max_line: args.lines.max_line,
         timeout: args.timeout.timeout,
+        limit: 2,
     };
     let side = options.spec.shape.map(|s| s.side());
     let columns = csv_columns(&FIELDS);

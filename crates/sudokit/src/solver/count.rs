@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::general::{Expansion, GeneralSolver};
+use super::general::{Expansion, GeneralSolver, RESTART_LIMIT};
 use super::{check_input, solver_for, Solver};
 use crate::budget::Budget;
 use crate::grid::{InputError, Shape};
@@ -36,13 +36,17 @@ pub(crate) fn count_raw(shape: Shape, givens: &[u8], limit: u64) -> u64 {
         .expect("an unlimited budget is never spent")
 }
 
-/// Progress of a count: the parts it was split into and those counted.
+/// Progress of a count: the parts it was split into, those counted, and
+/// the guesses the searches made.
 #[derive(Debug, Default)]
 pub struct CountProgress {
-    /// Independent parts the search was split into (set once split).
+    /// Independent parts the search was split into (set once split; 1 for a
+    /// count up to a small limit, which is one restarting search).
     pub parts: AtomicU64,
     /// Parts counted so far.
     pub done: AtomicU64,
+    /// Branch points the searches took (a measure of work, not of time).
+    pub guesses: AtomicU64,
 }
 
 /// As [`count_solutions`], but gives up (`Ok(None)`) once `budget` is spent,
@@ -61,9 +65,18 @@ pub fn count_solutions_until(
     Ok(count_raw_until(shape, givens, limit, budget, progress))
 }
 
-/// [`count_solutions_until`] without the check. The search is split
-/// breadth-first into independent parts (parts solved by propagation alone
-/// are counted on the spot), and the parts are counted on every core.
+/// [`count_solutions_until`] without the check.
+///
+/// Up to [`RESTART_LIMIT`] solutions the question is the analyzer's ("are
+/// there N?"), and it is answered as the analyzer answers it: one search
+/// that restarts with conflict weights, keeping the solutions met across
+/// restarts so that none is counted twice. Splitting such a count into
+/// parts would make every part that has no solution a full refutation,
+/// which on a sparse large grid takes minutes where the restarting search
+/// meets its few solutions in milliseconds. Beyond that limit the count is
+/// exhaustive: the search is split breadth-first into independent parts
+/// (parts solved by propagation alone are counted on the spot), and the
+/// parts are counted on every core.
 fn count_raw_until(
     shape: Shape,
     givens: &[u8],
@@ -72,6 +85,18 @@ fn count_raw_until(
     progress: Option<&CountProgress>,
 ) -> Option<u64> {
     let limit = limit.max(1);
+    if limit <= RESTART_LIMIT {
+        let mut solver = solver_for(shape);
+        if let Some(progress) = progress {
+            progress.parts.store(1, Ordering::Relaxed);
+        }
+        let outcome = solver.solve_raw_until(givens, limit, None, budget)?;
+        if let Some(progress) = progress {
+            progress.done.store(1, Ordering::Relaxed);
+            progress.guesses.store(outcome.guesses, Ordering::Relaxed);
+        }
+        return Some(outcome.solutions);
+    }
     let target = threads() * PARTS_PER_THREAD;
     let mut splitter = GeneralSolver::new(shape);
     let mut solved = 0u64;
@@ -106,13 +131,13 @@ fn count_raw_until(
     let counts: Vec<Option<u64>> = frontier
         .par_iter()
         .map_init(engine, |solver, part| {
-            let count = solver
-                .solve_raw_until(part, limit, None, budget)
-                .map(|outcome| outcome.solutions);
+            let outcome = solver.solve_raw_until(part, limit, None, budget);
             if let Some(progress) = progress {
                 progress.done.fetch_add(1, Ordering::Relaxed);
+                let guesses = outcome.map_or(0, |o| o.guesses);
+                progress.guesses.fetch_add(guesses, Ordering::Relaxed);
             }
-            count
+            outcome.map(|outcome| outcome.solutions)
         })
         .collect();
     let rest = counts
