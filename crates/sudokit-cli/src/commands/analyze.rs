@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde_json::Value;
-use sudokit::analyze::{analyze_stream, AnalyzeOptions, Summary, Verdict};
+use sudokit::analyze::{AnalyzeOptions, Summary, Verdict};
 use sudokit::parse::Format;
 use sudokit::solver::Status;
 
-use super::input::{locate, stream_error, InputArgs};
+use super::input::{analyze_sources, locate, InputArgs};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
@@ -106,15 +106,18 @@ struct Printer {
     words: &'static Wording,
     /// Puzzles printed so far (the next one is `printed + 1`).
     printed: u64,
-    /// The source being read, named in errors when there are several.
-    source: Option<String>,
     /// The CSV columns.
     columns: Vec<&'static str>,
 }
 
 impl Printer {
     /// Formats a block's verdicts in parallel chunks, then writes them in order.
-    fn write(&mut self, format: Option<&Format>, verdicts: &[Verdict<'_>]) -> io::Result<()> {
+    fn write(
+        &mut self,
+        source: Option<&str>,
+        format: Option<&Format>,
+        verdicts: &[Verdict<'_>],
+    ) -> io::Result<()> {
         let first = self.printed + 1;
         let chunks: Vec<Vec<u8>> = verdicts
             .par_chunks(FORMAT_CHUNK)
@@ -126,7 +129,7 @@ impl Printer {
                     if self.output == OutputFormat::Text {
                         write_text(&mut out, self.words, number, verdict);
                     } else {
-                        let record = self.record(format, number, verdict);
+                        let record = Printer::record(source, format, number, verdict);
                         match self.output {
                             OutputFormat::Csv => record.write_csv(&self.columns, &mut out),
                             _ => record.write_json(&mut out),
@@ -174,9 +177,10 @@ fn write_text(out: &mut Vec<u8>, words: &Wording, number: u64, verdict: &Verdict
 }
 
 impl Printer {
-    /// The record of one verdict (for `--format jsonl` and `csv`).
+    /// The record of one verdict (for `--format jsonl` and `csv`); `source`
+    /// names the source in an error when the run reads several.
     fn record<'a>(
-        &self,
+        source: Option<&str>,
         format: Option<&Format>,
         number: u64,
         verdict: &Verdict<'a>,
@@ -184,7 +188,7 @@ impl Printer {
         let analysis = match &verdict.result {
             Ok(analysis) => analysis,
             Err(error) => {
-                let error = locate(self.source.as_deref(), verdict.line, error);
+                let error = locate(source, verdict.line, error);
                 let mut record = Record::invalid(number, verdict.id, Some(verdict.cells), error);
                 record.shape = format.map(Format::shape);
                 return record;
@@ -220,7 +224,6 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let spec = args.format.spec();
     let sources = args.input.open(&spec)?;
-    let several = sources.len() > 1;
     let total_bytes = sources.iter().map(|s| s.size).sum::<Option<u64>>();
     let show_progress = progress::wanted(args.quiet);
     let progress = Bytes::default();
@@ -243,7 +246,6 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
             &ENGLISH
         },
         printed: 0,
-        source: None,
         columns: csv_columns(&FIELDS),
     };
     if output == OutputFormat::Csv {
@@ -251,7 +253,6 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         write_csv_header(&printer.columns, &mut header);
         io::stdout().lock().write_all(&header)?;
     }
-    let side = options.spec.shape.map(|s| s.side());
     let meter = Meter {
         with_total: "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
         without_total: "{spinner} {bytes} analysed, {bytes_per_sec}",
@@ -259,19 +260,12 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         total: &|| total_bytes,
     };
     let summary = with_bar(show_progress, &meter, || {
-        let mut total = Summary::default();
-        for source in sources {
-            let name = source.name.clone();
-            printer.source = several.then(|| name.clone());
-            let input = source.reader(side, options.max_line)?;
-            let summary = analyze_stream(input, &options, |format, verdicts| {
-                printer.write(format, verdicts)
-            })
-            .map_err(|e| stream_error(&name, several, e))?;
-            progress.source_done();
-            add_summary(&mut total, &summary);
-        }
-        anyhow::Ok(total)
+        analyze_sources(
+            sources,
+            &options,
+            |source, format, verdicts| printer.write(source, format, verdicts),
+            || progress.source_done(),
+        )
     })?;
     if !args.quiet {
         print_summary(&summary, args.lang, threads, started.elapsed());
@@ -281,18 +275,6 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Adds a source's totals to the run's.
-fn add_summary(total: &mut Summary, source: &Summary) {
-    total.unique += source.unique;
-    total.none += source.none;
-    total.multiple += source.multiple;
-    total.invalid += source.invalid;
-    total.timed_out += source.timed_out;
-    total.read_time += source.read_time;
-    total.compute_time += source.compute_time;
-    total.write_time += source.write_time;
 }
 
 /// Bytes analysed so far: those of the sources finished, and the current

@@ -6,14 +6,14 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
 use serde_json::Value;
-use sudokit::analyze::{analyze_stream, AnalyzeOptions};
+use sudokit::analyze::AnalyzeOptions;
 use sudokit::grid::{Puzzle, Shape};
 use sudokit::parse::Format;
 use sudokit::solver::count::{count_solutions_until, estimate_solutions, CountProgress};
 use sudokit::solver::general::RESTART_LIMIT;
 use sudokit::solver::Status;
 
-use super::input::{locate, stream_error, InputArgs, PuzzleLines};
+use super::input::{analyze_sources, locate, InputArgs, PuzzleLines};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
@@ -90,7 +90,6 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
 fn count_few(args: &CountArgs, printer: &mut Printer) -> anyhow::Result<()> {
     let spec = args.format.spec();
     let sources = args.input.open(&spec)?;
-    let several = sources.len() > 1;
     let options = AnalyzeOptions {
         spec,
         limit: printer.limit,
@@ -98,24 +97,22 @@ fn count_few(args: &CountArgs, printer: &mut Printer) -> anyhow::Result<()> {
         timeout: args.timeout.timeout,
         ..AnalyzeOptions::default()
     };
-    let side = options.spec.shape.map(|s| s.side());
-    for source in sources {
-        let name = source.name.clone();
-        let shown = several.then_some(name.as_str());
-        let input = source.reader(side, options.max_line)?;
-        analyze_stream(input, &options, |format, verdicts| {
+    analyze_sources(
+        sources,
+        &options,
+        |source, format, verdicts| {
             let shape = format.map(Format::shape);
             for verdict in verdicts {
                 let counted = match &verdict.result {
                     Ok(analysis) => Ok(analysis.status.map(|_| analysis.count)),
-                    Err(error) => Err(locate(shown, verdict.line, error)),
+                    Err(error) => Err(locate(source, verdict.line, error)),
                 };
                 printer.answer(verdict.id, verdict.cells, shape, counted);
             }
             printer.flush()
-        })
-        .map_err(|e| stream_error(&name, several, e))?;
-    }
+        },
+        || {},
+    )?;
     Ok(())
 }
 

@@ -19,7 +19,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use anyhow::Context;
-use sudokit::analyze::AnalyzeError;
+use sudokit::analyze::{analyze_stream, AnalyzeError, AnalyzeOptions, Summary, Verdict};
 use sudokit::grid::{Puzzle, Shape};
 use sudokit::lines::{Item, LineReader};
 use sudokit::parse::{classify, Format, FormatError, FormatSpec, Line, ParseError};
@@ -295,15 +295,54 @@ impl PuzzleLines {
     }
 }
 
+/// Runs the analyzer over every source in turn (each settles its own
+/// format), handing `sink` each block's verdicts with the source's name when
+/// the run reads several (for error lines), and calling `source_done` after
+/// each source. Returns the run's totals.
+pub fn analyze_sources(
+    sources: Vec<Source>,
+    options: &AnalyzeOptions,
+    mut sink: impl FnMut(Option<&str>, Option<&Format>, &[Verdict<'_>]) -> io::Result<()>,
+    mut source_done: impl FnMut(),
+) -> anyhow::Result<Summary> {
+    let several = sources.len() > 1;
+    let side = options.spec.shape.map(|s| s.side());
+    let mut total = Summary::default();
+    for source in sources {
+        let name = source.name.clone();
+        let shown = several.then_some(name.as_str());
+        let input = source.reader(side, options.max_line)?;
+        let summary = analyze_stream(input, options, |format, verdicts| {
+            sink(shown, format, verdicts)
+        })
+        .map_err(|e| stream_error(&name, several, e))?;
+        source_done();
+        add_summary(&mut total, &summary);
+    }
+    Ok(total)
+}
+
 /// Why the analyzer stopped reading source `name`, as a message naming the
 /// source (when the run reads several, or when reading it failed).
-pub fn stream_error(name: &str, several: bool, error: AnalyzeError) -> anyhow::Error {
+fn stream_error(name: &str, several: bool, error: AnalyzeError) -> anyhow::Error {
     match error {
         AnalyzeError::Read(e) => anyhow::anyhow!("reading {name}: {e}"),
         AnalyzeError::Write(e) => anyhow::Error::new(e).context("writing output"),
         other if several => anyhow::anyhow!("{name}: {other}"),
         other => other.into(),
     }
+}
+
+/// Adds a source's totals to the run's.
+fn add_summary(total: &mut Summary, source: &Summary) {
+    total.unique += source.unique;
+    total.none += source.none;
+    total.multiple += source.multiple;
+    total.invalid += source.invalid;
+    total.timed_out += source.timed_out;
+    total.read_time += source.read_time;
+    total.compute_time += source.compute_time;
+    total.write_time += source.write_time;
 }
 
 /// Where an invalid line is: `line N: reason`, after the source's name when

@@ -5,12 +5,12 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use serde_json::Value;
-use sudokit::analyze::{analyze_stream, AnalyzeOptions, Verdict};
+use sudokit::analyze::{AnalyzeOptions, Verdict};
 use sudokit::grid::Shape;
 use sudokit::parse::Format;
 use sudokit::solver::Status;
 
-use super::input::{locate, stream_error, InputArgs, PuzzleLines};
+use super::input::{analyze_sources, locate, InputArgs, PuzzleLines};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
@@ -63,7 +63,6 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let spec = args.format.spec();
     let sources = args.input.open(&spec)?;
-    let several = sources.len() > 1;
     let options = AnalyzeOptions {
         spec,
         minimal: false,
@@ -74,24 +73,22 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         timeout: args.timeout.timeout,
         limit: 2,
     };
-    let side = options.spec.shape.map(|s| s.side());
     let columns = csv_columns(&FIELDS);
     let mut out = Vec::new();
     if args.output.format == OutputFormat::Csv {
         write_csv_header(&columns, &mut out);
     }
-    let (mut number, mut invalid) = (0u64, 0u64);
-    for source in sources {
-        let name = source.name.clone();
-        let shown = several.then_some(name.as_str());
-        let input = source.reader(side, options.max_line)?;
-        let summary = analyze_stream(input, &options, |format, verdicts| {
+    let mut number = 0u64;
+    let summary = analyze_sources(
+        sources,
+        &options,
+        |source, format, verdicts| {
             for verdict in verdicts {
                 number += 1;
                 let printing = Printing {
                     format,
                     number,
-                    source: shown,
+                    source,
                 };
                 match args.output.format {
                     OutputFormat::Text => printing.text(&mut out, verdict, args.pretty),
@@ -103,10 +100,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             stdout.write_all(&out)?;
             out.clear();
             stdout.flush()
-        })
-        .map_err(|e| stream_error(&name, several, e))?;
-        invalid += summary.invalid + summary.timed_out;
-    }
+        },
+        || {},
+    )?;
+    let invalid = summary.invalid + summary.timed_out;
     io::stdout().lock().write_all(&out)?;
     Ok(if invalid > 0 {
         ExitCode::from(1)
