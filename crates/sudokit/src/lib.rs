@@ -150,6 +150,7 @@ pub mod canon;
 pub mod generate;
 pub mod grid;
 pub mod lines;
+pub mod logic;
 mod par;
 pub mod parse;
 pub mod rows;
