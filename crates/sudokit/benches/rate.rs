@@ -123,8 +123,8 @@ fn main() {
             .unwrap();
             continue;
         };
-        for k in 0..3 {
-            let diff = got[k].0.abs_diff(r.se[k].0);
+        for (k, (ours, theirs)) in got.iter().zip(r.se.iter()).enumerate() {
+            let diff = ours.0.abs_diff(theirs.0);
             band.exact[k] += usize::from(diff == 0);
             band.within1[k] += usize::from(diff <= 1);
             band.within2[k] += usize::from(diff <= 2);

@@ -195,18 +195,6 @@ pub(crate) fn full_mask(side: usize) -> u64 {
     }
 }
 
-/// The digits (1-based) of a candidate mask, smallest first.
-pub(crate) fn digits(mask: u64) -> impl Iterator<Item = u8> {
-    let mut m = mask;
-    std::iter::from_fn(move || {
-        (m != 0).then(|| {
-            let d = m.trailing_zeros() as u8 + 1;
-            m &= m - 1;
-            d
-        })
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,10 +214,5 @@ mod tests {
     fn contradicting_givens_are_refused() {
         let p: Puzzle = "11..............".parse().unwrap();
         assert!(Candidates::new(&p).is_err());
-    }
-
-    #[test]
-    fn digits_iterates_a_mask() {
-        assert_eq!(digits(0b1010_0001).collect::<Vec<_>>(), [1, 6, 8]);
     }
 }

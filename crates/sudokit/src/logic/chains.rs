@@ -23,8 +23,3 @@ pub(super) fn multiple(_grid: &Candidates, _sink: &mut Sink<'_>) -> ControlFlow<
 pub(super) fn dynamic(_grid: &Candidates, _size: usize, _sink: &mut Sink<'_>) -> ControlFlow<()> {
     ControlFlow::Continue(())
 }
-
-/// Not yet written.
-pub(super) fn aic(_grid: &Candidates, _sink: &mut Sink<'_>) -> ControlFlow<()> {
-    ControlFlow::Continue(())
-}

@@ -22,6 +22,7 @@
 //! Techniques work on every box shape where they are meaningful: units come
 //! from the [`Geometry`](crate::grid::Geometry) tables.
 
+mod aic;
 mod aligned;
 mod candidates;
 mod chains;
@@ -282,7 +283,7 @@ impl Technique {
             Technique::EmptyRectangle => single_digit::empty_rectangle(grid, sink),
             Technique::WWing => wings::w(grid, sink),
             Technique::SimpleColoring => coloring::simple(grid, sink),
-            Technique::Aic => chains::aic(grid, sink),
+            Technique::Aic => aic::find(grid, sink),
         }
     }
 

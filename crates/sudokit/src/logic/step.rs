@@ -146,14 +146,6 @@ pub fn cell_list(side: usize, cells: &[usize]) -> String {
         .join(", ")
 }
 
-/// Digits of a mask as text: `{1,7}`... printed `1/7`.
-pub fn digit_list(mask: u64) -> String {
-    super::candidates::digits(mask)
-        .map(|d| d.to_string())
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
