@@ -110,6 +110,15 @@ Examples:
 
 ", line_exit!()))]
     Canon(commands::canon::CanonArgs),
+    /// Rate each puzzle on Sudoku Explainer's scale (ER/EP/ED) by logic.
+    #[command(after_help = concat!("\
+Examples:
+  sudokit rate examples/famous-9x9.txt
+  sudokit rate --format jsonl --timeout 10 puzzles.txt
+  sudokit rate --techniques hidden-single,naked-single examples/famous-9x9.txt
+
+", line_exit!()))]
+    Rate(commands::rate::RateArgs),
     /// Generate puzzles with a unique solution (minimal, K clues, symmetric).
     #[command(after_help = "\
 Examples:
@@ -202,6 +211,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::run(args),
         Command::Count(args) => commands::count::run(args),
         Command::Canon(args) => commands::canon::run(args),
+        Command::Rate(args) => commands::rate::run(args),
         Command::Generate(args) => commands::generate::run(args),
         Command::Search(args) => commands::search::run(args),
         Command::Slide(args) => commands::slide::run(args),

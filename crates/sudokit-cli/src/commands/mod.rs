@@ -8,6 +8,7 @@ pub mod input;
 pub mod load;
 pub mod output;
 pub mod progress;
+pub mod rate;
 pub mod search;
 pub mod serve;
 pub mod slide;
