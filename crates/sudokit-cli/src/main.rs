@@ -119,6 +119,22 @@ Examples:
 
 ", line_exit!()))]
     Rate(commands::rate::RateArgs),
+    /// Print the next step a person would take on each puzzle, and why.
+    #[command(after_help = concat!("\
+Examples:
+  sudokit hint '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'
+  sudokit hint --format jsonl examples/famous-9x9.txt
+
+", line_exit!()))]
+    Hint(commands::hint::HintArgs),
+    /// Print the whole logical solution of each puzzle, step by step.
+    #[command(after_help = concat!("\
+Examples:
+  sudokit explain examples/challenge-6x6.txt
+  sudokit explain --techniques explainer --format jsonl examples/famous-9x9.txt
+
+", line_exit!()))]
+    Explain(commands::explain::ExplainArgs),
     /// Generate puzzles with a unique solution (minimal, K clues, symmetric).
     #[command(after_help = "\
 Examples:
@@ -212,6 +228,8 @@ fn main() -> ExitCode {
         Command::Count(args) => commands::count::run(args),
         Command::Canon(args) => commands::canon::run(args),
         Command::Rate(args) => commands::rate::run(args),
+        Command::Hint(args) => commands::hint::run(args),
+        Command::Explain(args) => commands::explain::run(args),
         Command::Generate(args) => commands::generate::run(args),
         Command::Search(args) => commands::search::run(args),
         Command::Slide(args) => commands::slide::run(args),

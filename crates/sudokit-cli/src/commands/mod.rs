@@ -3,7 +3,9 @@
 pub mod analyze;
 pub mod canon;
 pub mod count;
+pub mod explain;
 pub mod generate;
+pub mod hint;
 pub mod input;
 pub mod load;
 pub mod output;
@@ -21,6 +23,7 @@ use anyhow::Context;
 use sudokit::budget::Budget;
 use sudokit::grid::Shape;
 use sudokit::lines::DEFAULT_MAX_LINE;
+use sudokit::logic::TechniqueSet;
 use sudokit::parse::FormatSpec;
 use sudokit::solver::choice::EngineChoice;
 use sudokit::solver::Status;
@@ -170,4 +173,36 @@ pub fn push_number(out: &mut Vec<u8>, mut n: u64) {
         }
     }
     out.extend_from_slice(&digits[at..]);
+}
+
+/// `--techniques`: which logic techniques `rate`, `hint` and `explain` use.
+#[derive(clap::Args, Debug)]
+pub struct TechniqueArgs {
+    /// The techniques, tried in order at each step: `explainer` (Sudoku
+    /// Explainer's, in its order: its ER/EP/ED; `rate`'s default), `human`
+    /// (every technique, easiest first; `hint`'s and `explain`'s default), or
+    /// a comma-separated list of technique names (`hidden-single,naked-single`
+    /// solves with singles only).
+    #[arg(long, value_name = "SET", value_parser = parse_technique_set)]
+    pub techniques: Option<TechniqueSet>,
+}
+
+impl TechniqueArgs {
+    /// The set asked for, or the command's `default`.
+    pub fn set(&self, default: TechniqueSet) -> TechniqueSet {
+        self.techniques.clone().unwrap_or(default)
+    }
+}
+
+/// Parses `--techniques`.
+fn parse_technique_set(text: &str) -> Result<TechniqueSet, String> {
+    match text {
+        "explainer" => Ok(TechniqueSet::Explainer),
+        "human" => Ok(TechniqueSet::Human),
+        list => list
+            .split(',')
+            .map(|name| name.parse().map_err(|e| format!("{e}")))
+            .collect::<Result<Vec<_>, _>>()
+            .map(TechniqueSet::Only),
+    }
 }

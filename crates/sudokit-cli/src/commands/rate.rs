@@ -15,7 +15,9 @@ use super::input::{locate, InputArgs, PuzzleLines};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
-use super::{status_word, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs, TIMEOUT_TEXT};
+use super::{
+    status_word, FormatArgs, LineArgs, TechniqueArgs, ThreadArgs, TimeoutArgs, TIMEOUT_TEXT,
+};
 
 /// Lines rated together in parallel before their answers print.
 const BATCH_LINES: usize = 256;
@@ -41,25 +43,8 @@ pub struct RateArgs {
     pub output: OutputArgs,
     #[command(flatten)]
     pub timeout: TimeoutArgs,
-    /// The techniques to rate with: `explainer` (Sudoku Explainer's, in its
-    /// order: its ER/EP/ED), `human` (every technique, easiest first), or a
-    /// comma-separated list of technique names tried in that order
-    /// (`hidden-single,naked-single` rates with singles only).
-    #[arg(long, value_name = "SET", default_value = "explainer", value_parser = parse_set)]
-    pub techniques: TechniqueSet,
-}
-
-/// Parses `--techniques`.
-fn parse_set(text: &str) -> Result<TechniqueSet, String> {
-    match text {
-        "explainer" => Ok(TechniqueSet::Explainer),
-        "human" => Ok(TechniqueSet::Human),
-        list => list
-            .split(',')
-            .map(|name| name.parse().map_err(|e| format!("{e}")))
-            .collect::<Result<Vec<_>, _>>()
-            .map(TechniqueSet::Only),
-    }
+    #[command(flatten)]
+    pub techniques: TechniqueArgs,
 }
 
 /// One input line waiting for its rating.
@@ -80,7 +65,7 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let spec = args.format.spec();
     let sources = args.input.open(&spec)?;
     let several = sources.len() > 1;
-    let solver = Solver::new(args.techniques.clone());
+    let solver = Solver::new(args.techniques.set(TechniqueSet::Explainer));
     let columns = csv_columns(&FIELDS);
     let mut stdout = io::stdout().lock();
     if args.output.format == OutputFormat::Csv {

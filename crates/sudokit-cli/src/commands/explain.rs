@@ -1,0 +1,182 @@
+//! `sudokit explain [FILE|PUZZLE…]`: the whole logical solution of each
+//! puzzle, step by step, each with its technique, difficulty and reason,
+//! then the grid reached and the rating.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use serde_json::{json, Value};
+use sudokit::logic::{Candidates, LogicError, Solver, Step, TechniqueSet};
+use sudokit::solver::Status;
+
+use super::input::{locate, InputArgs, PuzzleLines};
+use super::output::{escape_controls, push_id, OutputArgs, OutputFormat, Record};
+use super::{status_word, FormatArgs, LineArgs, TechniqueArgs, TimeoutArgs, TIMEOUT_TEXT};
+
+/// Options of `sudokit explain`.
+#[derive(clap::Args, Debug)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub format: FormatArgs,
+    #[command(flatten)]
+    pub lines: LineArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub timeout: TimeoutArgs,
+    #[command(flatten)]
+    pub techniques: TechniqueArgs,
+}
+
+/// A step as a record field: its technique, pattern name, difficulty,
+/// placements (`r3c5=7`), eliminations (`r1c2<>4`), pattern cells, reason
+/// and the whole sentence.
+pub fn step_json(step: &Step) -> Value {
+    let side = step.side;
+    let name = |c: usize| sudokit::logic::cell_name(side, c);
+    json!({
+        "technique": step.technique.name(),
+        "name": step.name,
+        "difficulty": step.difficulty.as_f64(),
+        "placements": step.placements.iter().map(|p| format!("{}={}", name(p.cell), p.digit)).collect::<Vec<_>>(),
+        "eliminations": step.eliminations.iter().map(|e| format!("{}<>{}", name(e.cell), e.digit)).collect::<Vec<_>>(),
+        "cells": step.cells.iter().map(|&c| name(c)).collect::<Vec<_>>(),
+        "reason": step.reason,
+        "text": step.to_string(),
+    })
+}
+
+/// Why a puzzle cannot be explained, as a status word and a sentence.
+pub fn refusal(error: &LogicError) -> (&'static str, String) {
+    match error {
+        LogicError::Timeout => (status_word(None), TIMEOUT_TEXT.to_string()),
+        LogicError::NotUnique(status) => (
+            status_word(Some(*status)),
+            format!("cannot explain: {error}"),
+        ),
+        LogicError::Contradiction(_) => (
+            status_word(Some(Status::None)),
+            format!("cannot explain: {error}"),
+        ),
+    }
+}
+
+/// Runs `sudokit explain`.
+pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
+    let spec = args.format.spec();
+    let sources = args.input.open(&spec)?;
+    let several = sources.len() > 1;
+    let solver = Solver::new(args.techniques.set(TechniqueSet::Human));
+    let mut stdout = io::stdout().lock();
+    let (mut number, mut failed) = (0u64, false);
+    for source in sources {
+        let shown = several.then(|| source.name.clone());
+        let mut puzzles = PuzzleLines::new(source, &spec, args.lines.max_line)?;
+        while let Some(entry) = puzzles.next_entry()? {
+            number += 1;
+            let mut out = Vec::new();
+            let cells = String::from_utf8_lossy(entry.cells).into_owned();
+            let record = Record {
+                number,
+                id: entry.id,
+                puzzle: Some(cells.as_str().into()),
+                shape: entry.shape,
+                ..Record::default()
+            };
+            let puzzle = match &entry.puzzle {
+                Ok(puzzle) => puzzle,
+                Err(error) => {
+                    failed = true;
+                    let why = locate(shown.as_deref(), entry.line, error);
+                    write_refusal(args.output.format, record, "invalid", &why, &mut out);
+                    stdout.write_all(&out)?;
+                    continue;
+                }
+            };
+            let mut steps = Vec::new();
+            match solver.walk(puzzle, &args.timeout.budget(), |_, step| {
+                steps.push(step.clone())
+            }) {
+                Ok(end) => {
+                    failed |= !end.is_solved();
+                    write_path(args.output.format, record, &steps, &end, &mut out)
+                }
+                Err(error) => {
+                    failed = true;
+                    let (status, why) = refusal(&error);
+                    write_refusal(args.output.format, record, status, &why, &mut out);
+                }
+            }
+            stdout.write_all(&out)?;
+            stdout.flush()?;
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Writes a puzzle that could not be explained.
+fn write_refusal(
+    format: OutputFormat,
+    mut record: Record<'_>,
+    status: &'static str,
+    why: &str,
+    out: &mut Vec<u8>,
+) {
+    if format == OutputFormat::Text {
+        push_id(out, record.id);
+        out.extend_from_slice(escape_controls(why).as_bytes());
+        out.push(b'\n');
+        return;
+    }
+    record.status = status;
+    record.error = Some(why.to_string());
+    write_record(format, &record, out);
+}
+
+/// Writes a record as JSON or CSV (CSV has the common columns only).
+fn write_record(format: OutputFormat, record: &Record<'_>, out: &mut Vec<u8>) {
+    if format == OutputFormat::Jsonl {
+        record.write_json(out);
+    } else {
+        record.write_csv(&[], out);
+    }
+}
+
+/// Writes the steps of a puzzle and where they lead: numbered lines
+/// `3. [2.6] Pointing: … => r1c2<>4` then `solved: <grid>` (or `stuck:`
+/// with the grid reached) as text; one record with the `steps` list,
+/// the `grid` and ER/EP/ED otherwise.
+fn write_path(
+    format: OutputFormat,
+    mut record: Record<'_>,
+    steps: &[Step],
+    end: &Candidates,
+    out: &mut Vec<u8>,
+) {
+    let grid = end.to_puzzle().to_string();
+    let status = if end.is_solved() { "solved" } else { "stuck" };
+    if format == OutputFormat::Text {
+        for (index, step) in steps.iter().enumerate() {
+            push_id(out, record.id);
+            let line = format!("{}. [{}] {step}\n", index + 1, step.difficulty);
+            out.extend_from_slice(line.as_bytes());
+        }
+        push_id(out, record.id);
+        out.extend_from_slice(format!("{status}: {grid}\n").as_bytes());
+        return;
+    }
+    let hardest = steps.iter().map(|s| s.difficulty).max().unwrap_or_default();
+    record.status = status;
+    record.fields = vec![
+        ("steps", Value::Array(steps.iter().map(step_json).collect())),
+        ("grid", Value::String(grid)),
+        ("hardest", json!(hardest.as_f64())),
+    ];
+    write_record(format, &record, out);
+}
