@@ -29,6 +29,7 @@ mod chains;
 mod coloring;
 mod fish;
 mod intersections;
+mod puzzle;
 mod rate;
 mod single_digit;
 mod singles;
