@@ -32,7 +32,7 @@ impl Candidates {
     /// The pencil marks of `puzzle`: every digit not seen by a given.
     pub fn new(puzzle: &Puzzle) -> Result<Candidates, Contradiction> {
         let shape = puzzle.shape();
-        let geometry = Arc::new(Geometry::new(shape));
+        let geometry = shared_geometry(shape);
         let full = full_mask(shape.side());
         let mut grid = Candidates {
             geometry,
@@ -184,6 +184,24 @@ impl Candidates {
     pub fn values(&self) -> &[u8] {
         &self.values
     }
+}
+
+/// The geometry of `shape`, built once per shape and thread and shared by
+/// every grid after that: building it costs more than rating an easy
+/// puzzle.
+fn shared_geometry(shape: Shape) -> Arc<Geometry> {
+    thread_local! {
+        static BUILT: std::cell::RefCell<Vec<Arc<Geometry>>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUILT.with(|built| {
+        let mut built = built.borrow_mut();
+        if let Some(geometry) = built.iter().find(|g| g.shape() == shape) {
+            return Arc::clone(geometry);
+        }
+        let geometry = Arc::new(Geometry::new(shape));
+        built.push(Arc::clone(&geometry));
+        geometry
+    })
 }
 
 /// The mask of every digit of side `side`.
