@@ -244,7 +244,15 @@ mod tests {
         // (column 6): A = r1c1, r3c6; B = r1c5, r8c6. r8c1 sees r1c1 (A)
         // and r8c6 (B); r5c1 and r8c9 keep column 1 and row 8 from being
         // conjugate pairs.
-        let keep = [rc(1, 1), rc(1, 5), rc(3, 6), rc(8, 6), rc(8, 1), rc(5, 1), rc(8, 9)];
+        let keep = [
+            rc(1, 1),
+            rc(1, 5),
+            rc(3, 6),
+            rc(8, 6),
+            rc(8, 1),
+            rc(5, 1),
+            rc(8, 9),
+        ];
         let grid = only(6, &keep);
         let found = steps(&grid);
         assert_eq!(found.len(), 1);

@@ -41,7 +41,11 @@ pub(super) fn chain_difficulty(links: usize) -> Difficulty {
     let mut odd = false;
     while links > ceiling {
         tenths += 1;
-        ceiling = if odd { ceiling * 4 / 3 } else { ceiling * 3 / 2 };
+        ceiling = if odd {
+            ceiling * 4 / 3
+        } else {
+            ceiling * 3 / 2
+        };
         odd = !odd;
     }
     Difficulty(tenths)
@@ -253,7 +257,12 @@ impl Kite {
         {
             return ControlFlow::Continue(());
         }
-        let pattern = [self.row_far, self.row_near, self.column_near, self.column_far];
+        let pattern = [
+            self.row_far,
+            self.row_near,
+            self.column_near,
+            self.column_far,
+        ];
         let removed = seeing_both(grid, self.digit, self.row_far, self.column_far, &pattern);
         if removed.is_empty() {
             return ControlFlow::Continue(());
