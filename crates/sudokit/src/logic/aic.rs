@@ -307,7 +307,7 @@ fn chain_step(grid: &Candidates, nodes: &[Candidate]) -> Step {
         )
     };
     let reason = format!(
-        "{name}: {}; {ends}, so {}",
+        "{}; {ends}, so {}",
         eureka(side, nodes),
         cannot_be(side, &removed)
     );
@@ -336,7 +336,7 @@ fn chain_name(nodes: &[Candidate]) -> &'static str {
     let xy = nodes
         .windows(2)
         .enumerate()
-        .all(|(i, pair)| (pair[0].cell == pair[1].cell) == (i % 2 == 0));
+        .all(|(i, pair)| (pair[0].cell == pair[1].cell) == i.is_multiple_of(2));
     if xy {
         "XY-Chain"
     } else {
@@ -380,7 +380,7 @@ fn eureka(side: usize, nodes: &[Candidate]) -> String {
 
 /// The symbol of link `link` (0 = the first, strong): `=` strong, `-` weak.
 fn link_symbol(link: usize) -> char {
-    if link % 2 == 0 {
+    if link.is_multiple_of(2) {
         '='
     } else {
         '-'
@@ -469,7 +469,7 @@ mod tests {
         assert_eq!(step.difficulty, Difficulty(66));
         assert_eq!(
             step.reason,
-            "X-Chain: (6)r1c1=r1c5-r3c6=r8c6; r1c1 or r8c6 is 6, so r8c1 cannot be 6"
+            "(6)r1c1=r1c5-r3c6=r8c6; r1c1 or r8c6 is 6, so r8c1 cannot be 6"
         );
     }
 
@@ -486,7 +486,7 @@ mod tests {
         assert_eq!(step.difficulty, Difficulty(67));
         assert_eq!(
             step.reason,
-            "XY-Chain: (1=2)r1c1-(2=3)r1c5-(3=1)r5c5; r1c1 or r5c5 is 1, so r5c1 cannot be 1"
+            "(1=2)r1c1-(2=3)r1c5-(3=1)r5c5; r1c1 or r5c5 is 1, so r5c1 cannot be 1"
         );
     }
 
@@ -517,7 +517,7 @@ mod tests {
         assert_eq!(step.difficulty, Difficulty(66));
         assert_eq!(
             step.reason,
-            "AIC: (4=5)r1c1-r1c6=r1c5; r1c1 is 4 or r1c5 is 5, so r1c5 cannot be 4; r1c1 cannot be 5"
+            "(4=5)r1c1-r1c6=r1c5; r1c1 is 4 or r1c5 is 5, so r1c5 cannot be 4; r1c1 cannot be 5"
         );
     }
 

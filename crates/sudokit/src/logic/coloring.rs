@@ -110,9 +110,8 @@ impl Cluster<'_> {
     /// The opening of every reason: the two colours.
     fn colours_text(&self, side: usize) -> String {
         format!(
-            "Simple Coloring on {}: the {}s joined by conjugate pairs take two colours, \
-             exactly one of them true: A = {}, B = {}",
-            self.digit,
+            "the {}s joined by conjugate pairs take two colours, exactly one of them true: \
+             A = {}, B = {}",
             self.digit,
             cell_list(side, &self.of_colour(0)),
             cell_list(side, &self.of_colour(1))

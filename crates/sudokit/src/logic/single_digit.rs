@@ -183,7 +183,7 @@ fn skyscraper_on(
         SKYSCRAPER,
         removed,
         pattern.to_vec(),
-        format!("Skyscraper on {digit}: {reason}"),
+        reason,
         side,
     ))
 }
@@ -269,7 +269,7 @@ impl Kite {
         }
         let digit = self.digit;
         let reason = format!(
-            "2-String Kite on {digit}: {} and {} are the only {digit}s of {}, {} and {} the only \
+            "{} and {} are the only {digit}s of {}, {} and {} the only \
              ones of {}; {} and {} share {}, so one of {} and {} is {digit} and {}",
             cell_name(side, self.row_near),
             cell_name(side, self.row_far),
@@ -414,7 +414,7 @@ impl EmptyRectangle {
         let row_unit = self.row;
         let column_unit = side + self.column;
         let reason = format!(
-            "Empty Rectangle on {digit}: in {} the {digit}s ({}) all lie on {} or {}; \
+            "in {} the {digit}s ({}) all lie on {} or {}; \
              {} and {} are the only {digit}s of {}; if {} were {digit}, {} would not be, \
              {} would be, and {} would need {digit} twice, so {}",
             unit_name(side, self.box_unit),
