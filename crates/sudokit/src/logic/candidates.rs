@@ -140,7 +140,11 @@ impl Candidates {
     pub fn house_cells(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
         let [row, col, boxu] = self.geometry.units_of(cell);
         let in_box = move |c: usize| self.geometry.units_of(c)[2] == boxu;
-        let box_cells = self.geometry.unit(boxu as usize).iter().map(|&c| c as usize);
+        let box_cells = self
+            .geometry
+            .unit(boxu as usize)
+            .iter()
+            .map(|&c| c as usize);
         let line_cells = [row, col]
             .into_iter()
             .flat_map(move |u| self.geometry.unit(u as usize).iter().map(|&c| c as usize))

@@ -17,10 +17,10 @@ const BOX_ROW_COLUMN: [usize; 3] = [2, 0, 1];
 
 /// The `k`-element subsets of `0..n` as bit masks, in colex order (by
 /// increasing mask value), the order of SE's `Permutations`: `{0,1}, {0,2},
-/// {1,2}, {0,3}` … One empty subset when `k` is 0 (and `n` is not).
+/// {1,2}, {0,3}` … One empty subset when `k` is 0.
 fn colex_subsets(k: usize, n: usize) -> impl Iterator<Item = u64> {
     let limit = 1u128 << n;
-    let mut next = (k <= n && n > 0).then(|| (1u128 << k) - 1);
+    let mut next = (k <= n).then(|| (1u128 << k) - 1);
     std::iter::from_fn(move || {
         let current = next?;
         next = (current != 0)
@@ -57,6 +57,7 @@ mod tests {
         let pairs: Vec<u64> = colex_subsets(2, 4).collect();
         assert_eq!(pairs, [0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100]);
         assert_eq!(colex_subsets(0, 3).collect::<Vec<_>>(), [0]);
+        assert_eq!(colex_subsets(0, 0).collect::<Vec<_>>(), [0]);
         assert_eq!(colex_subsets(3, 2).count(), 0);
         assert_eq!(colex_subsets(2, 64).count(), 64 * 63 / 2);
     }
