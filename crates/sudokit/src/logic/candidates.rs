@@ -133,6 +133,25 @@ impl Candidates {
         ua.iter().zip(ub.iter()).any(|(x, y)| x == y)
     }
 
+    /// The cells sharing a unit with `cell`, each once and `cell` excluded,
+    /// in Sudoku Explainer's house order: the box row by row, then the rest
+    /// of the row, then the rest of the column. SE's scans follow this
+    /// order, so techniques matching SE's choices use it.
+    pub fn house_cells(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        let [row, col, boxu] = self.geometry.units_of(cell);
+        let in_box = move |c: usize| self.geometry.units_of(c)[2] == boxu;
+        let box_cells = self
+            .geometry
+            .unit(boxu as usize)
+            .iter()
+            .map(|&c| c as usize);
+        let line_cells = [row, col]
+            .into_iter()
+            .flat_map(move |u| self.geometry.unit(u as usize).iter().map(|&c| c as usize))
+            .filter(move |&c| !in_box(c));
+        box_cells.chain(line_cells).filter(move |&c| c != cell)
+    }
+
     /// Whether every cell has a value.
     pub fn is_solved(&self) -> bool {
         self.values.iter().all(|&v| v != 0)
@@ -201,6 +220,18 @@ fn shared_geometry(shape: Shape) -> Arc<Geometry> {
         let geometry = Arc::new(Geometry::new(shape));
         built.push(Arc::clone(&geometry));
         geometry
+    })
+}
+
+/// The indices of the set bits of `mask`, lowest first (digit `d` of a
+/// candidate mask is index `d - 1`).
+pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let index = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            index
+        })
     })
 }
 
