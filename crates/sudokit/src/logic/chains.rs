@@ -563,3 +563,106 @@ impl<'g> Search<'g> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Puzzle;
+
+    /// Positions where SE applies a chain or cycle (puzzle, SE's earlier
+    /// effects, SE's difficulty in tenths, SE's effects).
+    const SE_STEPS: [(&str, &str, u16, &str); 7] = [
+        (
+            ".3.85.1..7..3..2....5..4.6..........284.....7...9..........6.1.6....5......48.3..",
+            "r2c5=6 r1c3=6 r3c2=2 r1c6=2 r3c9=3 r9c9=6 r1c8=7 r4c5<>3 r5c5<>3 r6c5<>3 r5c5=1 r5c6=3 r4c7<>9 r4c8<>9 r4c9<>9 r4c4<>7 r4c5<>7 r6c5<>7 r9c6<>7 r7c2<>7 r7c3<>7 r8c2<>7 r8c3<>7 r4c4<>2 r7c5<>2 r8c5<>2 r2c3<>9 r9c1<>1",
+            71,
+            "r2c8<>9 r2c9<>9",
+        ), // Bidirectional Cycle: A1,I1,G3,A3,A7
+        (
+            "................12..3.45........1..6..7...8...2..5........7.3.8.15......6........",
+            "r7c4=1 r1c5=1 r3c1=1 r6c3=1 r5c2=6 r5c9=1 r9c4=5 r9c7=1 r7c8=5 r4c7=5 r1c9=5 r1c8=3 r3c8=8 r5c1=5 r2c2=5 r6c9=3 r8c7=2 r8c8=6 r7c6=6 r6c4=6 r2c5=6 r1c3=6 r1c1=2 r3c4=2 r3c7=6 r7c3=2 r9c3=8 r6c7<>4 r9c8<>4 r4c4<>3 r4c5<>3 r8c1<>4 r9c2<>4 r8c1<>9 r9c2<>9 r1c6<>8 r2c1<>7 r8c1=7 r9c2=3 r4c1=3 r1c2<>8 r6c1<>8 r2c1=8 r1c4=8 r4c2=8 r6c6=8 r4c4=7 r8c5=8 r5c5=3 r5c8<>4 r9c9<>9",
+            66,
+            "r1c2<>9 r4c8<>9 r9c6<>9",
+        ), // Bidirectional X-Cycle: B3,I3,I8,H9,E9,E4,C4,C2
+        (
+            "..7...4....61......23.5...7..2.....581....2.....6...1....4...........34...8.327..",
+            "r6c5=2 r1c4=2 r7c1<>1 r8c1<>1 r9c1<>1 r9c9=1 r3c7=1 r1c1=1 r4c6<>3 r5c6<>3 r6c6<>3 r4c7<>6 r4c8<>6 r7c7=6 r2c7=5 r1c2=5 r2c2=8 r9c2=4 r9c1=6 r4c2=6 r4c1<>4 r6c1<>4 r4c1<>9 r6c1<>9 r7c1<>9 r8c1<>9 r4c8<>8 r6c9<>8 r4c8<>9 r5c8<>9 r5c9<>9 r6c9<>9 r5c5<>4 r5c6<>4 r6c6<>4 r4c4<>3 r4c4<>7 r4c5<>7 r4c6<>7 r5c4=3 r8c4=7 r9c4=5 r9c8=9 r7c8=5 r2c8=2 r8c1=2 r8c3=5 r6c1=5 r5c6=5 r7c3=1 r7c9=2 r8c9=8 r8c2=9 r4c5<>8 r4c5<>9 r4c6<>8 r4c6<>9",
+            69,
+            "r1c9<>3 r2c5<>9 r2c6<>9 r3c6<>9 r6c6<>9",
+        ), // Bidirectional Y-Cycle: A3,D3,D4,E5,H5,I5,I6,I2,A2
+        (
+            "......52....3.1..4.4..57.8.286................3.8..91...1....5..9.7..16..5.....7.",
+            "r8c6=5 r2c8=9 r4c9=5 r5c4=5 r4c7=7 r1c9=7 r3c9=1 r3c7=3 r2c7=6 r5c7<>4 r5c9<>3 r5c5<>1 r5c5<>9 r5c6<>9 r7c4<>2 r7c4<>6 r1c1<>6 r1c1<>9 r1c3<>9 r2c3<>2 r3c4<>9 r7c2<>7 r7c1=7",
+            71,
+            "r1c1=1",
+        ), // Forcing Chain: A1.1 on
+        (
+            "........1.....2....13....4.....4...32........5....6......6..5....731....8.....2..",
+            "r2c4=1 r7c5=2 r8c2=2 r1c3=2 r3c9=2 r7c1=3 r9c8=3 r7c8=1 r9c3=1 r4c1=1 r5c6=1 r6c7=1 r9c2=5 r2c3=5 r1c8=5 r5c9=5 r8c1=6 r8c6=5 r4c4=5 r3c5=5 r6c4=2 r4c8=2 r7c6=8 r9c9=6 r7c9=7 r1c6=3 r1c4=4 r2c7=3 r9c6=4 r2c1=4 r3c7=6 r5c8=6 r4c3=6 r3c4=8 r4c2<>8 r5c2<>8 r6c2<>8 r4c7=8 r1c2=8 r2c2=6 r1c5=6 r5c5<>7 r5c5<>9 r6c5<>7 r6c5<>9",
+            67,
+            "r1c1<>7",
+        ), // Forcing X-Chain: A1.7 off
+        (
+            "..874.9..1..5....7....2...5...8..49.....7....62.93......3......78....1.9.....2...",
+            "r5c1=8 r5c4=2 r4c9=2 r7c6=7 r7c8<>4 r8c8<>4 r9c8<>4 r8c6<>4 r2c5<>8 r2c5<>9 r4c5=1 r4c6=6 r8c5=5 r2c5=6 r1c6=1 r3c8=1 r2c8=4 r3c4=3 r8c6=3 r6c7<>8 r7c7<>8 r9c7<>8 r5c2<>3 r6c3<>7 r5c2<>5 r5c3<>5 r6c3<>5",
+            66,
+            "r1c1=2",
+        ), // Turbot Fish: A1.2 on
+        (
+            "....4...1...2.9..3.731.........8.62..6....83.8.......4.5..1..9.7.16....23.2......",
+            "r7c6=2 r1c2<>9 r4c2<>9 r6c2<>9 r6c2<>1 r6c6<>1 r7c9<>6",
+            72,
+            "r8c2<>8",
+        ), // Forcing Chain: B8.8 off
+    ];
+
+    /// A cell name `r3c5` as a 9×9 cell index.
+    fn cell(name: &str) -> usize {
+        let (row, col) = name[1..].split_once('c').unwrap();
+        (row.parse::<usize>().unwrap() - 1) * 9 + col.parse::<usize>().unwrap() - 1
+    }
+
+    /// The grid after replaying SE's effects (`r1c2=5`, `r1c3<>4`).
+    fn replay(puzzle: &str, effects: &str) -> Candidates {
+        let mut grid = Candidates::new(&puzzle.parse::<Puzzle>().unwrap()).unwrap();
+        for effect in effects.split_whitespace() {
+            if let Some((name, digit)) = effect.split_once("<>") {
+                grid.eliminate(cell(name), digit.parse().unwrap());
+            } else if let Some((name, digit)) = effect.split_once('=') {
+                if grid.value(cell(name)) == 0 {
+                    grid.place(cell(name), digit.parse().unwrap());
+                }
+            }
+        }
+        grid
+    }
+
+    /// The first step reported, as SE would apply it.
+    fn first(grid: &Candidates) -> Step {
+        let mut found = None;
+        let _ = cycles_and_chains(grid, &mut |step| {
+            found = Some(step);
+            ControlFlow::Break(())
+        });
+        found.expect("a chain step")
+    }
+
+    #[test]
+    fn first_step_is_se_s() {
+        for (puzzle, before, tenths, effects) in SE_STEPS {
+            let step = first(&replay(puzzle, before));
+            assert_eq!(step.difficulty, Difficulty(tenths), "{puzzle}: {step}");
+            assert_eq!(step.outcome().replace(',', ""), effects, "{puzzle}: {step}");
+        }
+    }
+
+    #[test]
+    fn length_increments_are_se_s_doubles() {
+        assert_eq!(length_added(6), 0.0);
+        assert_eq!(length_added(7), 0.1);
+        assert_eq!(6.6 + length_added(7), 6.699999999999999);
+        assert_eq!(6.5 + length_added(10), 6.7);
+        assert_eq!(tenths(6.6 + length_added(7)), Difficulty(67));
+        assert_eq!(tenths(7.0 + length_added(14)), Difficulty(73));
+    }
+}
