@@ -1,11 +1,120 @@
-//! chains (being written).
+//! Chains as Sudoku Explainer builds them: from one assumed candidate,
+//! follow the implications (a digit on turns its peers off; a candidate off
+//! turns on the last digit of a bivalue cell or the last place of a digit in
+//! a unit). Bidirectional cycles (the implications come back to the start)
+//! and forcing chains (the start implies its own opposite) are SE's "Forcing
+//! Chains & Cycles" producer (6.5 and up).
+//!
+//! Every hint is collected, then sorted as SE sorts them (difficulty,
+//! chain length, kind) so that the first reported is the one SE applies.
 
 use std::ops::ControlFlow;
 
-use super::{Candidates, Sink};
+use super::step::cell_name;
+use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
-/// Not yet written.
-pub(super) fn cycles_and_chains(_grid: &Candidates, _sink: &mut Sink<'_>) -> ControlFlow<()> {
+/// No parent: the node is the chain's start.
+const ROOT: u32 = u32::MAX;
+
+/// Which links a search may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Links {
+    /// Links inside a cell (Y-links: bivalue cells).
+    y: bool,
+    /// Links inside a unit (X-links: a digit's last two places).
+    x: bool,
+}
+
+impl Links {
+    /// SE's rank of the kind in its sort: X 2, Y 3, both 4.
+    fn sort_key(self) -> u8 {
+        match (self.x, self.y) {
+            (true, true) => 4,
+            (false, true) => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// One implication of a search: a candidate on or off, and the node that
+/// implied it.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// The candidate's cell.
+    cell: u16,
+    /// The candidate's digit.
+    digit: u8,
+    /// Whether the candidate is on (true) or off.
+    on: bool,
+    /// The implying node's index in the arena, [`ROOT`] for the start.
+    parent: u32,
+}
+
+/// A hint found, before SE's sort.
+struct Hint {
+    /// SE's difficulty as a double, with its rounding.
+    difficulty: f64,
+    /// Distinct candidates of the chain (SE's complexity).
+    complexity: usize,
+    /// SE's kind rank among equal difficulties and lengths.
+    key: u8,
+    /// The candidates removed, sorted (SE's equality of hints).
+    removable: Vec<Candidate>,
+    /// The step to report.
+    step: Step,
+}
+
+/// The search state: an arena of nodes and stamped flags over candidates
+/// (index `(cell * side + digit - 1) * 2 + on`).
+struct Search<'g> {
+    /// The grid searched.
+    grid: &'g Candidates,
+    /// Nodes of the current start.
+    nodes: Vec<Node>,
+    /// Stamp of candidates already reached as "on".
+    seen_on: Vec<u32>,
+    /// Stamp of candidates already reached as "off".
+    seen_off: Vec<u32>,
+    /// Stamp of the ancestors of the node being expanded.
+    ancestors: Vec<u32>,
+    /// The current stamp of `seen_on` and `seen_off`.
+    generation: u32,
+    /// The current stamp of `ancestors`.
+    expansion: u32,
+}
+
+/// SE's "Forcing Chains & Cycles": X-cycles, Y-cycles, XY-cycles and
+/// forcing X- and XY-chains, reported easiest first in SE's order.
+pub(super) fn cycles_and_chains(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
+    let mut search = Search::new(grid);
+    let mut hints = Vec::new();
+    for links in [
+        Links { y: false, x: true },
+        Links { y: true, x: false },
+        Links { y: true, x: true },
+    ] {
+        for cell in grid.empty_cells().filter(|&c| grid.count(c) > 1) {
+            for digit in 1..=grid.side() as u8 {
+                if grid.has(cell, digit) {
+                    search.unary(cell, digit, links, &mut hints);
+                }
+            }
+        }
+    }
+    hints.sort_by(|a, b| {
+        a.difficulty
+            .total_cmp(&b.difficulty)
+            .then(a.complexity.cmp(&b.complexity))
+            .then(a.key.cmp(&b.key))
+    });
+    let mut reported: Vec<Vec<Candidate>> = Vec::new();
+    for hint in hints {
+        if reported.contains(&hint.removable) {
+            continue;
+        }
+        reported.push(hint.removable);
+        sink(hint.step)?;
+    }
     ControlFlow::Continue(())
 }
 
@@ -22,4 +131,538 @@ pub(super) fn multiple(_grid: &Candidates, _sink: &mut Sink<'_>) -> ControlFlow<
 /// Not yet written.
 pub(super) fn dynamic(_grid: &Candidates, _size: usize, _sink: &mut Sink<'_>) -> ControlFlow<()> {
     ControlFlow::Continue(())
+}
+
+/// SE's length increment for a chain of `complexity` candidates, summed by
+/// repeated `+= 0.1` as SE does (the doubles matter in its sort).
+fn length_added(complexity: usize) -> f64 {
+    let length = complexity.saturating_sub(2);
+    let (mut added, mut ceil, mut odd) = (0.0f64, 4usize, false);
+    while length > ceil {
+        added += 0.1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
+}
+
+/// A difficulty double printed as SE prints it, in tenths.
+fn tenths(difficulty: f64) -> Difficulty {
+    Difficulty(((difficulty + 0.05) * 10.0) as u16)
+}
+
+/// A candidate's name: `r1c2=5` when on, `r1c2<>5` when off.
+fn node_name(side: usize, node: &Node) -> String {
+    let op = if node.on { "=" } else { "<>" };
+    format!("{}{op}{}", cell_name(side, node.cell as usize), node.digit)
+}
+
+impl<'g> Search<'g> {
+    /// A search over `grid`.
+    fn new(grid: &'g Candidates) -> Search<'g> {
+        let size = grid.cell_count() * grid.side() * 2;
+        Search {
+            grid,
+            nodes: Vec::new(),
+            seen_on: vec![0; size],
+            seen_off: vec![0; size],
+            ancestors: vec![0; size],
+            generation: 0,
+            expansion: 0,
+        }
+    }
+
+    /// The flag index of a candidate.
+    fn index(&self, cell: u16, digit: u8, on: bool) -> usize {
+        (cell as usize * self.grid.side() + digit as usize - 1) * 2 + on as usize
+    }
+
+    /// Adds a node to the arena; its index.
+    fn push(&mut self, cell: u16, digit: u8, on: bool, parent: u32) -> u32 {
+        self.nodes.push(Node {
+            cell,
+            digit,
+            on,
+            parent,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// Starts a fresh set of "reached" flags.
+    fn reset(&mut self) {
+        self.nodes.clear();
+        self.generation += 1;
+    }
+
+    /// Marks the strict ancestors of `node`, for [`Search::is_ancestor`].
+    fn mark_ancestors(&mut self, node: u32) {
+        self.expansion += 1;
+        let mut at = self.nodes[node as usize].parent;
+        while at != ROOT {
+            let n = self.nodes[at as usize];
+            let i = self.index(n.cell, n.digit, n.on);
+            self.ancestors[i] = self.expansion;
+            at = n.parent;
+        }
+    }
+
+    /// Whether the candidate is among the ancestors last marked.
+    fn is_ancestor(&self, cell: u16, digit: u8, on: bool) -> bool {
+        self.ancestors[self.index(cell, digit, on)] == self.expansion
+    }
+
+    /// The candidates an "on" candidate turns off, in SE's order: the
+    /// cell's other digits (with Y-links), then the digit's other places in
+    /// the box, the row and the column.
+    fn on_to_off(&self, cell: usize, digit: u8, y: bool, out: &mut Vec<(u16, u8)>) {
+        out.clear();
+        let grid = self.grid;
+        if y {
+            for d in 1..=grid.side() as u8 {
+                if d != digit && grid.has(cell, d) {
+                    out.push((cell as u16, d));
+                }
+            }
+        }
+        let [row, col, bx] = grid.geometry().units_of(cell);
+        for unit in [bx, row, col] {
+            for other in grid.cells_for(unit as usize, digit) {
+                let other = other as u16;
+                if other as usize != cell && !out.contains(&(other, digit)) {
+                    out.push((other, digit));
+                }
+            }
+        }
+    }
+
+    /// The candidates an "off" candidate turns on, in SE's order: the other
+    /// digit of a bivalue cell (with Y-links), then the other place of the
+    /// digit in the box, the row and the column when it has two (with
+    /// X-links).
+    fn off_to_on(&self, cell: usize, digit: u8, links: Links, out: &mut Vec<(u16, u8)>) {
+        out.clear();
+        let grid = self.grid;
+        if links.y && grid.count(cell) == 2 {
+            let other = grid.mask(cell) & !(1u64 << (digit - 1));
+            out.push((cell as u16, other.trailing_zeros() as u8 + 1));
+        }
+        if links.x {
+            let [row, col, bx] = grid.geometry().units_of(cell);
+            for unit in [bx, row, col] {
+                let mut places = grid.cells_for(unit as usize, digit);
+                if let (Some(a), Some(b), None) = (places.next(), places.next(), places.next()) {
+                    let other = if a == cell { b } else { a } as u16;
+                    if !out.contains(&(other, digit)) {
+                        out.push((other, digit));
+                    }
+                }
+            }
+        }
+    }
+
+    /// SE's unary chaining from `cell = digit`: cycles, then (with X-links)
+    /// forcing chains from the candidate on and from it off.
+    fn unary(&mut self, cell: usize, digit: u8, links: Links, hints: &mut Vec<Hint>) {
+        if !links.x && self.grid.count(cell) > 2 {
+            return;
+        }
+        self.reset();
+        let start = self.push(cell as u16, digit, true, ROOT);
+        for end in self.cycles(start, links) {
+            if let Some(hint) = self.cycle_hint(end, links) {
+                hints.push(hint);
+            }
+        }
+        if links.x {
+            let mut targets = Vec::new();
+            self.reset();
+            let start = self.push(cell as u16, digit, true, ROOT);
+            self.forcing(start, links, &mut targets);
+            self.reset_flags_only();
+            let start = self.push(cell as u16, digit, false, ROOT);
+            self.forcing(start, links, &mut targets);
+            for target in targets {
+                if let Some(hint) = self.forcing_hint(target, links) {
+                    hints.push(hint);
+                }
+            }
+        }
+    }
+
+    /// New "reached" flags, keeping the arena (its nodes stay referenced).
+    fn reset_flags_only(&mut self) {
+        self.generation += 1;
+    }
+
+    /// SE's cycle search from the "on" node `start`: breadth first, layer by
+    /// layer; an "off" layer's implication back to the start (after at least
+    /// four links) closes a cycle. The closing nodes, in order found.
+    fn cycles(&mut self, start: u32, links: Links) -> Vec<u32> {
+        let s = self.nodes[start as usize];
+        let i = self.index(s.cell, s.digit, true);
+        self.seen_on[i] = self.generation;
+        let mut pending_on = vec![start];
+        let mut found = Vec::new();
+        let mut out = Vec::new();
+        let mut length = 0;
+        while !pending_on.is_empty() {
+            length += 2;
+            let mut pending_off = Vec::new();
+            for p in std::mem::take(&mut pending_on) {
+                let n = self.nodes[p as usize];
+                self.on_to_off(n.cell as usize, n.digit, links.y, &mut out);
+                self.mark_ancestors(p);
+                for &(cell, digit) in &out {
+                    if !self.is_ancestor(cell, digit, false) {
+                        pending_off.push(self.push(cell, digit, false, p));
+                    }
+                }
+            }
+            for p in pending_off {
+                let n = self.nodes[p as usize];
+                self.off_to_on(n.cell as usize, n.digit, links, &mut out);
+                for &(cell, digit) in &out {
+                    let closes = length >= 4 && cell == s.cell && digit == s.digit;
+                    let i = self.index(cell, digit, true);
+                    if closes {
+                        found.push(self.push(cell, digit, true, p));
+                    }
+                    if self.seen_on[i] != self.generation {
+                        self.seen_on[i] = self.generation;
+                        pending_on.push(self.push(cell, digit, true, p));
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// SE's forcing chain search from `start` (on or off): the first node
+    /// found that is the start's opposite is pushed to `targets`, unless
+    /// that candidate is there already.
+    fn forcing(&mut self, start: u32, links: Links, targets: &mut Vec<u32>) {
+        let s = self.nodes[start as usize];
+        let i = self.index(s.cell, s.digit, s.on);
+        let (mut pending_on, mut pending_off) = if s.on {
+            self.seen_on[i] = self.generation;
+            (vec![start], Vec::new())
+        } else {
+            self.seen_off[i] = self.generation;
+            (Vec::new(), vec![start])
+        };
+        let forcing_links = Links {
+            y: links.y,
+            x: true,
+        };
+        let mut out = Vec::new();
+        while !pending_on.is_empty() || !pending_off.is_empty() {
+            for p in std::mem::take(&mut pending_on) {
+                let n = self.nodes[p as usize];
+                self.on_to_off(n.cell as usize, n.digit, links.y, &mut out);
+                self.mark_ancestors(p);
+                for &(cell, digit) in &out {
+                    let opposite = s.on && cell == s.cell && digit == s.digit;
+                    let ancestor = self.is_ancestor(cell, digit, false);
+                    let i = self.index(cell, digit, false);
+                    let fresh = !ancestor && self.seen_off[i] != self.generation;
+                    if opposite || fresh {
+                        let node = self.push(cell, digit, false, p);
+                        if opposite {
+                            self.add_target(targets, node);
+                        }
+                        if fresh {
+                            self.seen_off[i] = self.generation;
+                            pending_off.push(node);
+                        }
+                    }
+                }
+            }
+            for p in std::mem::take(&mut pending_off) {
+                let n = self.nodes[p as usize];
+                self.off_to_on(n.cell as usize, n.digit, forcing_links, &mut out);
+                for &(cell, digit) in &out {
+                    let opposite = !s.on && cell == s.cell && digit == s.digit;
+                    let i = self.index(cell, digit, true);
+                    let fresh = self.seen_on[i] != self.generation;
+                    if opposite || fresh {
+                        let node = self.push(cell, digit, true, p);
+                        if opposite {
+                            self.add_target(targets, node);
+                        }
+                        if fresh {
+                            self.seen_on[i] = self.generation;
+                            pending_on.push(node);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pushes `node` to `targets` unless the same candidate is there.
+    fn add_target(&self, targets: &mut Vec<u32>, node: u32) {
+        let n = self.nodes[node as usize];
+        let same = |&t: &u32| {
+            let m = self.nodes[t as usize];
+            (m.cell, m.digit, m.on) == (n.cell, n.digit, n.on)
+        };
+        if !targets.iter().any(same) {
+            targets.push(node);
+        }
+    }
+
+    /// The chain ending at `end`, from its start.
+    fn path(&self, end: u32) -> Vec<Node> {
+        let mut path = Vec::new();
+        let mut at = end;
+        while at != ROOT {
+            let n = self.nodes[at as usize];
+            path.push(n);
+            at = n.parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// The number of distinct candidates of a chain (SE's complexity).
+    fn complexity(&self, path: &[Node]) -> usize {
+        let mut ids: Vec<usize> = path
+            .iter()
+            .map(|n| self.index(n.cell, n.digit, n.on))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.len()
+    }
+
+    /// The chain written out: `r1c2=5 -> r1c7<>5 -> …`.
+    fn describe(&self, path: &[Node]) -> String {
+        let side = self.grid.side();
+        path.iter()
+            .map(|n| node_name(side, n))
+            .collect::<Vec<_>>()
+            .join(" -> ")
+    }
+
+    /// The hint of the cycle closed at `end`: a digit is removed from a cell
+    /// outside the cycle that sees both an "on" and an "off" node of that
+    /// digit (whichever way the cycle goes, one of them is true). None
+    /// when nothing is removed.
+    fn cycle_hint(&self, end: u32, links: Links) -> Option<Hint> {
+        let grid = self.grid;
+        let side = grid.side();
+        let path = self.path(end);
+        let body = &path[1..];
+        let mut cells: Vec<usize> = Vec::new();
+        for n in body.iter().rev() {
+            if !cells.contains(&(n.cell as usize)) {
+                cells.push(n.cell as usize);
+            }
+        }
+        let mut sides = vec![0u8; grid.cell_count() * side];
+        for n in body {
+            for &peer in grid.geometry().peers(n.cell as usize) {
+                let peer = peer as usize;
+                if !cells.contains(&peer) && grid.has(peer, n.digit) {
+                    sides[peer * side + n.digit as usize - 1] |= if n.on { 1 } else { 2 };
+                }
+            }
+        }
+        let removable: Vec<Candidate> = sides
+            .iter()
+            .enumerate()
+            .filter(|&(_, &s)| s == 3)
+            .map(|(i, _)| Candidate::new(i / side, (i % side) as u8 + 1))
+            .collect();
+        if removable.is_empty() {
+            return None;
+        }
+        let complexity = self.complexity(&path);
+        let base = if links.x && links.y { 7.0 } else { 6.5 };
+        let difficulty = base + length_added(complexity);
+        let name = match (links.x, links.y) {
+            (true, true) => "Bidirectional Cycle",
+            (false, true) => "Bidirectional Y-Cycle",
+            _ if cells.len() == 4 => "Generalized X-Wing",
+            _ => "Bidirectional X-Cycle",
+        };
+        Some(Hint {
+            difficulty,
+            complexity,
+            key: links.sort_key(),
+            step: Step {
+                technique: Technique::ForcingChain,
+                name: name.to_string(),
+                difficulty: tenths(difficulty),
+                placements: Vec::new(),
+                eliminations: removable.clone(),
+                cells,
+                reason: format!(
+                    "the cycle {} is true one way or the other",
+                    self.describe(&path)
+                ),
+                side,
+            },
+            removable,
+        })
+    }
+
+    /// The hint of the forcing chain ending at `target`: the start implies
+    /// its own opposite, so the opposite holds. None when it removes
+    /// nothing.
+    fn forcing_hint(&self, target: u32, links: Links) -> Option<Hint> {
+        let grid = self.grid;
+        let side = grid.side();
+        let t = self.nodes[target as usize];
+        let cell = t.cell as usize;
+        let (placements, removable) = if t.on {
+            let others: Vec<Candidate> = (1..=side as u8)
+                .filter(|&d| d != t.digit && grid.has(cell, d))
+                .map(|d| Candidate::new(cell, d))
+                .collect();
+            (vec![Candidate::new(cell, t.digit)], others)
+        } else {
+            (Vec::new(), vec![Candidate::new(cell, t.digit)])
+        };
+        if removable.is_empty() {
+            return None;
+        }
+        let path = self.path(target);
+        let complexity = self.complexity(&path);
+        let base = if links.x && links.y { 7.0 } else { 6.6 };
+        let difficulty = base + length_added(complexity);
+        let name = match (links.x, links.y) {
+            (true, true) => "Forcing Chain",
+            (false, true) => "Forcing Y-Chain",
+            _ if complexity == 6 => "Turbot Fish",
+            _ => "Forcing X-Chain",
+        };
+        let mut cells: Vec<usize> = path.iter().map(|n| n.cell as usize).collect();
+        cells.sort_unstable();
+        cells.dedup();
+        let eliminations = if t.on { Vec::new() } else { removable.clone() };
+        Some(Hint {
+            difficulty,
+            complexity,
+            key: links.sort_key(),
+            step: Step {
+                technique: Technique::ForcingChain,
+                name: name.to_string(),
+                difficulty: tenths(difficulty),
+                placements,
+                eliminations,
+                cells,
+                reason: format!(
+                    "{} leads to its opposite: {}",
+                    node_name(side, &path[0]),
+                    self.describe(&path)
+                ),
+                side,
+            },
+            removable,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Puzzle;
+
+    /// Positions where SE applies a chain or cycle (puzzle, SE's earlier
+    /// effects, SE's difficulty in tenths, SE's effects).
+    const SE_STEPS: [(&str, &str, u16, &str); 7] = [
+        (
+            ".3.85.1..7..3..2....5..4.6..........284.....7...9..........6.1.6....5......48.3..",
+            "r2c5=6 r1c3=6 r3c2=2 r1c6=2 r3c9=3 r9c9=6 r1c8=7 r4c5<>3 r5c5<>3 r6c5<>3 r5c5=1 r5c6=3 r4c7<>9 r4c8<>9 r4c9<>9 r4c4<>7 r4c5<>7 r6c5<>7 r9c6<>7 r7c2<>7 r7c3<>7 r8c2<>7 r8c3<>7 r4c4<>2 r7c5<>2 r8c5<>2 r2c3<>9 r9c1<>1",
+            71,
+            "r2c8<>9 r2c9<>9",
+        ), // Bidirectional Cycle: A1,I1,G3,A3,A7
+        (
+            "................12..3.45........1..6..7...8...2..5........7.3.8.15......6........",
+            "r7c4=1 r1c5=1 r3c1=1 r6c3=1 r5c2=6 r5c9=1 r9c4=5 r9c7=1 r7c8=5 r4c7=5 r1c9=5 r1c8=3 r3c8=8 r5c1=5 r2c2=5 r6c9=3 r8c7=2 r8c8=6 r7c6=6 r6c4=6 r2c5=6 r1c3=6 r1c1=2 r3c4=2 r3c7=6 r7c3=2 r9c3=8 r6c7<>4 r9c8<>4 r4c4<>3 r4c5<>3 r8c1<>4 r9c2<>4 r8c1<>9 r9c2<>9 r1c6<>8 r2c1<>7 r8c1=7 r9c2=3 r4c1=3 r1c2<>8 r6c1<>8 r2c1=8 r1c4=8 r4c2=8 r6c6=8 r4c4=7 r8c5=8 r5c5=3 r5c8<>4 r9c9<>9",
+            66,
+            "r1c2<>9 r4c8<>9 r9c6<>9",
+        ), // Bidirectional X-Cycle: B3,I3,I8,H9,E9,E4,C4,C2
+        (
+            "..7...4....61......23.5...7..2.....581....2.....6...1....4...........34...8.327..",
+            "r6c5=2 r1c4=2 r7c1<>1 r8c1<>1 r9c1<>1 r9c9=1 r3c7=1 r1c1=1 r4c6<>3 r5c6<>3 r6c6<>3 r4c7<>6 r4c8<>6 r7c7=6 r2c7=5 r1c2=5 r2c2=8 r9c2=4 r9c1=6 r4c2=6 r4c1<>4 r6c1<>4 r4c1<>9 r6c1<>9 r7c1<>9 r8c1<>9 r4c8<>8 r6c9<>8 r4c8<>9 r5c8<>9 r5c9<>9 r6c9<>9 r5c5<>4 r5c6<>4 r6c6<>4 r4c4<>3 r4c4<>7 r4c5<>7 r4c6<>7 r5c4=3 r8c4=7 r9c4=5 r9c8=9 r7c8=5 r2c8=2 r8c1=2 r8c3=5 r6c1=5 r5c6=5 r7c3=1 r7c9=2 r8c9=8 r8c2=9 r4c5<>8 r4c5<>9 r4c6<>8 r4c6<>9",
+            69,
+            "r1c9<>3 r2c5<>9 r2c6<>9 r3c6<>9 r6c6<>9",
+        ), // Bidirectional Y-Cycle: A3,D3,D4,E5,H5,I5,I6,I2,A2
+        (
+            "......52....3.1..4.4..57.8.286................3.8..91...1....5..9.7..16..5.....7.",
+            "r8c6=5 r2c8=9 r4c9=5 r5c4=5 r4c7=7 r1c9=7 r3c9=1 r3c7=3 r2c7=6 r5c7<>4 r5c9<>3 r5c5<>1 r5c5<>9 r5c6<>9 r7c4<>2 r7c4<>6 r1c1<>6 r1c1<>9 r1c3<>9 r2c3<>2 r3c4<>9 r7c2<>7 r7c1=7",
+            71,
+            "r1c1=1",
+        ), // Forcing Chain: A1.1 on
+        (
+            "........1.....2....13....4.....4...32........5....6......6..5....731....8.....2..",
+            "r2c4=1 r7c5=2 r8c2=2 r1c3=2 r3c9=2 r7c1=3 r9c8=3 r7c8=1 r9c3=1 r4c1=1 r5c6=1 r6c7=1 r9c2=5 r2c3=5 r1c8=5 r5c9=5 r8c1=6 r8c6=5 r4c4=5 r3c5=5 r6c4=2 r4c8=2 r7c6=8 r9c9=6 r7c9=7 r1c6=3 r1c4=4 r2c7=3 r9c6=4 r2c1=4 r3c7=6 r5c8=6 r4c3=6 r3c4=8 r4c2<>8 r5c2<>8 r6c2<>8 r4c7=8 r1c2=8 r2c2=6 r1c5=6 r5c5<>7 r5c5<>9 r6c5<>7 r6c5<>9",
+            67,
+            "r1c1<>7",
+        ), // Forcing X-Chain: A1.7 off
+        (
+            "..874.9..1..5....7....2...5...8..49.....7....62.93......3......78....1.9.....2...",
+            "r5c1=8 r5c4=2 r4c9=2 r7c6=7 r7c8<>4 r8c8<>4 r9c8<>4 r8c6<>4 r2c5<>8 r2c5<>9 r4c5=1 r4c6=6 r8c5=5 r2c5=6 r1c6=1 r3c8=1 r2c8=4 r3c4=3 r8c6=3 r6c7<>8 r7c7<>8 r9c7<>8 r5c2<>3 r6c3<>7 r5c2<>5 r5c3<>5 r6c3<>5",
+            66,
+            "r1c1=2",
+        ), // Turbot Fish: A1.2 on
+        (
+            "....4...1...2.9..3.731.........8.62..6....83.8.......4.5..1..9.7.16....23.2......",
+            "r7c6=2 r1c2<>9 r4c2<>9 r6c2<>9 r6c2<>1 r6c6<>1 r7c9<>6",
+            72,
+            "r8c2<>8",
+        ), // Forcing Chain: B8.8 off
+    ];
+
+    /// A cell name `r3c5` as a 9×9 cell index.
+    fn cell(name: &str) -> usize {
+        let (row, col) = name[1..].split_once('c').unwrap();
+        (row.parse::<usize>().unwrap() - 1) * 9 + col.parse::<usize>().unwrap() - 1
+    }
+
+    /// The grid after replaying SE's effects (`r1c2=5`, `r1c3<>4`).
+    fn replay(puzzle: &str, effects: &str) -> Candidates {
+        let mut grid = Candidates::new(&puzzle.parse::<Puzzle>().unwrap()).unwrap();
+        for effect in effects.split_whitespace() {
+            if let Some((name, digit)) = effect.split_once("<>") {
+                grid.eliminate(cell(name), digit.parse().unwrap());
+            } else if let Some((name, digit)) = effect.split_once('=') {
+                if grid.value(cell(name)) == 0 {
+                    grid.place(cell(name), digit.parse().unwrap());
+                }
+            }
+        }
+        grid
+    }
+
+    /// The first step reported, as SE would apply it.
+    fn first(grid: &Candidates) -> Step {
+        let mut found = None;
+        let _ = cycles_and_chains(grid, &mut |step| {
+            found = Some(step);
+            ControlFlow::Break(())
+        });
+        found.expect("a chain step")
+    }
+
+    #[test]
+    fn first_step_is_se_s() {
+        for (puzzle, before, tenths, effects) in SE_STEPS {
+            let step = first(&replay(puzzle, before));
+            assert_eq!(step.difficulty, Difficulty(tenths), "{puzzle}: {step}");
+            assert_eq!(step.outcome().replace(',', ""), effects, "{puzzle}: {step}");
+        }
+    }
+
+    #[test]
+    fn length_increments_are_se_s_doubles() {
+        assert_eq!(length_added(6), 0.0);
+        assert_eq!(length_added(7), 0.1);
+        assert_eq!(6.6 + length_added(7), 6.699999999999999);
+        assert_eq!(6.5 + length_added(10), 6.7);
+        assert_eq!(tenths(6.6 + length_added(7)), Difficulty(67));
+        assert_eq!(tenths(7.0 + length_added(14)), Difficulty(73));
+    }
 }
