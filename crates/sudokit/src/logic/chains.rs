@@ -60,7 +60,9 @@ struct Hint {
     key: u8,
     /// The candidates removed, sorted (SE's equality of hints).
     removable: Vec<Candidate>,
-    /// The step to report.
+    /// The chain, from its start (a cycle ends back at it).
+    path: Vec<Node>,
+    /// The step to report, its reason written from `path` when reported.
     step: Step,
 }
 
@@ -81,6 +83,9 @@ struct Search<'g> {
     generation: u32,
     /// The current stamp of `ancestors`.
     expansion: u32,
+    /// For each unit and digit (`unit * side + digit - 1`), its two places
+    /// when it has exactly two (X-links), else `None`.
+    pairs: Vec<Option<(u16, u16)>>,
 }
 
 /// SE's "Forcing Chains & Cycles": X-cycles, Y-cycles, XY-cycles and
@@ -113,7 +118,9 @@ pub(super) fn cycles_and_chains(grid: &Candidates, sink: &mut Sink<'_>) -> Contr
             continue;
         }
         reported.push(hint.removable);
-        sink(hint.step)?;
+        let mut step = hint.step;
+        step.reason = reason(&step, &hint.path);
+        sink(step)?;
     }
     ControlFlow::Continue(())
 }
@@ -131,6 +138,23 @@ pub(super) fn multiple(_grid: &Candidates, _sink: &mut Sink<'_>) -> ControlFlow<
 /// Not yet written.
 pub(super) fn dynamic(_grid: &Candidates, _size: usize, _sink: &mut Sink<'_>) -> ControlFlow<()> {
     ControlFlow::Continue(())
+}
+
+/// Each unit's two places of each digit that has exactly two there,
+/// indexed `unit * side + digit - 1`.
+fn unit_pairs(grid: &Candidates) -> Vec<Option<(u16, u16)>> {
+    let side = grid.side();
+    let mut pairs = Vec::with_capacity(3 * side * side);
+    for unit in 0..3 * side {
+        for digit in 1..=side as u8 {
+            let mut places = grid.cells_for(unit, digit);
+            pairs.push(match (places.next(), places.next(), places.next()) {
+                (Some(a), Some(b), None) => Some((a as u16, b as u16)),
+                _ => None,
+            });
+        }
+    }
+    pairs
 }
 
 /// SE's length increment for a chain of `complexity` candidates, summed by
@@ -151,6 +175,23 @@ fn tenths(difficulty: f64) -> Difficulty {
     Difficulty(((difficulty + 0.05) * 10.0) as u16)
 }
 
+/// Why a step holds: its chain written out (`r1c2=5 -> r1c7<>5 -> …`).
+fn reason(step: &Step, path: &[Node]) -> String {
+    let chain = path
+        .iter()
+        .map(|n| node_name(step.side, n))
+        .collect::<Vec<_>>()
+        .join(" -> ");
+    if step.name.contains("Cycle") || step.name == "Generalized X-Wing" {
+        format!("the cycle {chain} is true one way or the other")
+    } else {
+        format!(
+            "{} leads to its opposite: {chain}",
+            node_name(step.side, &path[0])
+        )
+    }
+}
+
 /// A candidate's name: `r1c2=5` when on, `r1c2<>5` when off.
 fn node_name(side: usize, node: &Node) -> String {
     let op = if node.on { "=" } else { "<>" };
@@ -169,6 +210,7 @@ impl<'g> Search<'g> {
             ancestors: vec![0; size],
             generation: 0,
             expansion: 0,
+            pairs: unit_pairs(grid),
         }
     }
 
@@ -224,11 +266,15 @@ impl<'g> Search<'g> {
                 }
             }
         }
-        let [row, col, bx] = grid.geometry().units_of(cell);
+        let bit = 1u64 << (digit - 1);
+        let geometry = grid.geometry();
+        let [row, col, bx] = geometry.units_of(cell);
         for unit in [bx, row, col] {
-            for other in grid.cells_for(unit as usize, digit) {
-                let other = other as u16;
-                if other as usize != cell && !out.contains(&(other, digit)) {
+            for &other in geometry.unit(unit as usize) {
+                let o = other as usize;
+                // A line's cells in the box were listed with the box.
+                let listed = unit != bx && geometry.units_of(o)[2] == bx;
+                if o != cell && grid.mask(o) & bit != 0 && !listed {
                     out.push((other, digit));
                 }
             }
@@ -249,9 +295,9 @@ impl<'g> Search<'g> {
         if links.x {
             let [row, col, bx] = grid.geometry().units_of(cell);
             for unit in [bx, row, col] {
-                let mut places = grid.cells_for(unit as usize, digit);
-                if let (Some(a), Some(b), None) = (places.next(), places.next(), places.next()) {
-                    let other = if a == cell { b } else { a } as u16;
+                let pair = self.pairs[unit as usize * grid.side() + digit as usize - 1];
+                if let Some((a, b)) = pair {
+                    let other = if a as usize == cell { b } else { a };
                     if !out.contains(&(other, digit)) {
                         out.push((other, digit));
                     }
@@ -435,15 +481,6 @@ impl<'g> Search<'g> {
         ids.len()
     }
 
-    /// The chain written out: `r1c2=5 -> r1c7<>5 -> …`.
-    fn describe(&self, path: &[Node]) -> String {
-        let side = self.grid.side();
-        path.iter()
-            .map(|n| node_name(side, n))
-            .collect::<Vec<_>>()
-            .join(" -> ")
-    }
-
     /// The hint of the cycle closed at `end`: a digit is removed from a cell
     /// outside the cycle that sees both an "on" and an "off" node of that
     /// digit (whichever way the cycle goes, one of them is true). None
@@ -497,13 +534,11 @@ impl<'g> Search<'g> {
                 placements: Vec::new(),
                 eliminations: removable.clone(),
                 cells,
-                reason: format!(
-                    "the cycle {} is true one way or the other",
-                    self.describe(&path)
-                ),
+                reason: String::new(),
                 side,
             },
             removable,
+            path,
         })
     }
 
@@ -552,14 +587,11 @@ impl<'g> Search<'g> {
                 placements,
                 eliminations,
                 cells,
-                reason: format!(
-                    "{} leads to its opposite: {}",
-                    node_name(side, &path[0]),
-                    self.describe(&path)
-                ),
+                reason: String::new(),
                 side,
             },
             removable,
+            path,
         })
     }
 }
