@@ -43,9 +43,14 @@ pub(super) fn empty_count(grid: &Candidates, unit: usize) -> usize {
 
 /// The digits of a mask (bit `d - 1` for digit `d`), ascending.
 pub(super) fn digits_of(mask: u64) -> impl Iterator<Item = u8> {
-    (0..64u8)
-        .filter(move |&b| mask >> b & 1 != 0)
-        .map(|b| b + 1)
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let digit = rest.trailing_zeros() as u8 + 1;
+            rest &= rest - 1;
+            digit
+        })
+    })
 }
 
 /// The cells of `unit` at the positions of `positions` (bit `i` for the
@@ -175,7 +180,14 @@ fn hidden_sets(
             continue;
         }
         let places = digit_places(grid, unit);
-        for combo in combinations(size, side) {
+        // A digit of a hidden set has two to `size` places in the unit.
+        let eligible = (0..side)
+            .filter(|&i| (2..=size as u32).contains(&places[i].count_ones()))
+            .fold(0u64, |m, i| m | 1 << i);
+        if (eligible.count_ones() as usize) < size {
+            continue;
+        }
+        for combo in combinations(size, side).filter(|&c| c & !eligible == 0) {
             let Some(set_cells) = hidden_union(&places, combo, size) else {
                 continue;
             };
