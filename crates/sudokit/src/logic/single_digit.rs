@@ -12,23 +12,25 @@ use std::ops::ControlFlow;
 use super::step::{cell_list, cell_name, unit_name};
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
-/// Skyscraper: HoDoKu rates it 130 against the X-Wing's 140; players put it
-/// just above SE's X-Wing (3.2) and below the Swordfish (3.8) of a tougher
-/// grid, so 4.0 on SE's scale.
+// Difficulties of the techniques SE lacks, on SE's scale: the ratings
+// players and HoDoKu's step order agree on, mapped onto SE's steps. The
+// single-digit patterns sit between SE's Swordfish (3.8) and XY-Wing (4.2),
+// Simple Coloring just above SE's XYZ-Wing (4.4), and chains at SE's own
+// chain base (6.6, its forcing chains) plus SE's length increment.
+
+/// Skyscraper (the simplest turbot fish): 4.0.
 pub(super) const SKYSCRAPER: Difficulty = Difficulty(40);
-/// 2-String Kite: HoDoKu 150, a step above the Skyscraper: 4.1.
+/// 2-String Kite, a step above the Skyscraper: 4.1.
 pub(super) const KITE: Difficulty = Difficulty(41);
-/// Empty Rectangle: HoDoKu 120–150 with the kite, counted a step harder to
-/// see: 4.2.
+/// Empty Rectangle, a step above the kite (the box is harder to see): 4.2.
 pub(super) const EMPTY_RECTANGLE: Difficulty = Difficulty(42);
-/// Simple Coloring, colour trap: HoDoKu 150 (“Simple Colors”), between
-/// the single-digit patterns and the XY-Wing: 4.5.
+/// Simple Coloring, colour trap: 4.5.
 pub(super) const COLOR_TRAP: Difficulty = Difficulty(45);
-/// Simple Coloring, colour wrap: a whole colour goes, a little harder: 4.6.
+/// Simple Coloring, colour wrap (a whole colour goes): 4.6.
 pub(super) const COLOR_WRAP: Difficulty = Difficulty(46);
-/// X-Chain, XY-Chain and AIC of four links or fewer: SE's X-cycle and
-/// forcing-chain base (6.5–6.6); longer chains add SE's length increment
-/// ([`chain_difficulty`]).
+/// X-Chain, XY-Chain, AIC and discontinuous nice loop of four links or
+/// fewer: SE's forcing-chain base 6.6; longer chains add SE's length
+/// increment ([`chain_difficulty`]).
 pub(super) const CHAIN: Difficulty = Difficulty(66);
 
 /// A chain's difficulty: [`CHAIN`] plus Sudoku Explainer's length increment
