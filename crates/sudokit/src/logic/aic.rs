@@ -6,7 +6,9 @@
 //! links (at most one is true: one digit twice in a unit, two digits of a
 //! cell), starting and ending with a strong link. If the first candidate is
 //! false the links force the last to be true, so one of the two ends is
-//! true, and a candidate that is weakly linked to both ends is false.
+//! true, and a candidate that is weakly linked to both ends is false. A
+//! chain that comes back to its own start (a discontinuous nice loop:
+//! "if it were false it would be true") places that candidate.
 //!
 //! The search is breadth-first from each candidate with a strong link, so
 //! every end is reached by a shortest chain; steps are reported shortest
@@ -42,11 +44,12 @@ pub(super) fn find(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
         search.run(grid, &links, start);
         for &state in &search.queue {
             let (end, links_used) = (state >> 1, search.depth[state as usize] as usize);
+            let closes = end == start;
             if state & 1 == 1
                 && links_used >= MIN_LINKS
-                && end > start
+                && end >= start
                 && search.is_simple(state)
-                && !eliminations(grid, node(grid, start), node(grid, end)).is_empty()
+                && (closes || !eliminations(grid, node(grid, start), node(grid, end)).is_empty())
             {
                 chains.push((links_used, start, end));
             }
@@ -228,13 +231,14 @@ impl Search {
         ids
     }
 
-    /// Whether the chain to `state` uses each candidate once (a chain that
-    /// comes back to a candidate is still sound, but not one players
-    /// write).
+    /// Whether the chain to `state` uses each candidate once, but for an
+    /// end that comes back to the start (a discontinuous loop). A chain
+    /// that passes a candidate twice is still sound, but not one players
+    /// write.
     fn is_simple(&self, state: u32) -> bool {
         let mut ids = [0u32; MAX_LINKS + 1];
         let mut len = 0;
-        let mut at = state;
+        let mut at = self.parent[state as usize];
         while at != NO_PARENT {
             let id = at >> 1;
             if ids[..len].contains(&id) {
@@ -244,7 +248,8 @@ impl Search {
             len += 1;
             at = self.parent[at as usize];
         }
-        true
+        let end = state >> 1;
+        !ids[..len.saturating_sub(1)].contains(&end)
     }
 }
 
@@ -288,6 +293,9 @@ fn eliminations(grid: &Candidates, first: Candidate, last: Candidate) -> Vec<Can
 fn chain_step(grid: &Candidates, nodes: &[Candidate]) -> Step {
     let side = grid.side();
     let (first, last) = (nodes[0], nodes[nodes.len() - 1]);
+    if first == last {
+        return loop_step(grid, nodes);
+    }
     let removed = eliminations(grid, first, last);
     let name = chain_name(nodes);
     let ends = if first.digit == last.digit {
@@ -311,19 +319,47 @@ fn chain_step(grid: &Candidates, nodes: &[Candidate]) -> Step {
         eureka(side, nodes),
         cannot_be(side, &removed)
     );
-    let mut cells: Vec<usize> = nodes.iter().map(|c| c.cell).collect();
-    cells.sort_unstable();
-    cells.dedup();
     Step {
         technique: Technique::Aic,
         name: name.to_string(),
         difficulty: chain_difficulty(nodes.len() - 1),
         placements: Vec::new(),
         eliminations: removed,
-        cells,
+        cells: pattern_cells(nodes),
         reason,
         side,
     }
+}
+
+/// The step of a chain that comes back to its start (a discontinuous nice
+/// loop): if the start were false it would be true, so it is true.
+fn loop_step(grid: &Candidates, nodes: &[Candidate]) -> Step {
+    let side = grid.side();
+    let start = nodes[0];
+    let cell = cell_name(side, start.cell);
+    let reason = format!(
+        "{}; if {cell} were not {d}, the chain would make it {d}, so {cell} is {d}",
+        eureka(side, nodes),
+        d = start.digit
+    );
+    Step {
+        technique: Technique::Aic,
+        name: "Discontinuous Nice Loop".to_string(),
+        difficulty: chain_difficulty(nodes.len() - 1),
+        placements: vec![start],
+        eliminations: Vec::new(),
+        cells: pattern_cells(nodes),
+        reason,
+        side,
+    }
+}
+
+/// The chain's cells, each once, in row-major order.
+fn pattern_cells(nodes: &[Candidate]) -> Vec<usize> {
+    let mut cells: Vec<usize> = nodes.iter().map(|c| c.cell).collect();
+    cells.sort_unstable();
+    cells.dedup();
+    cells
 }
 
 /// "X-Chain" when the chain has one digit, "XY-Chain" when every strong
@@ -518,6 +554,30 @@ mod tests {
         assert_eq!(
             step.reason,
             "(4=5)r1c1-r1c6=r1c5; r1c1 is 4 or r1c5 is 5, so r1c5 cannot be 4; r1c1 cannot be 5"
+        );
+    }
+
+    #[test]
+    fn discontinuous_loop_places() {
+        // 4s only in r1c1, r1c2, r2c1 (and far away in r5c5, r9c9): if
+        // r1c1 were not 4, r1c2 (row 1) would be, r2c1 (box 1) would not,
+        // and r1c1 (column 1) would be.
+        let mut grid = empty();
+        let keep = [rc(1, 1), rc(1, 2), rc(2, 1), rc(5, 5), rc(9, 9)];
+        for cell in 0..81 {
+            if !keep.contains(&cell) {
+                grid.eliminate(cell, 4);
+            }
+        }
+        let found = steps(&grid);
+        let step = &found[0];
+        assert_eq!(step.name, "Discontinuous Nice Loop");
+        assert_eq!(step.placements, [Candidate::new(rc(1, 1), 4)]);
+        assert!(step.eliminations.is_empty());
+        assert_eq!(step.difficulty, Difficulty(66));
+        assert_eq!(
+            step.reason,
+            "(4)r1c1=r1c2-r2c1=r1c1; if r1c1 were not 4, the chain would make it 4, so r1c1 is 4"
         );
     }
 

@@ -12,23 +12,25 @@ use std::ops::ControlFlow;
 use super::step::{cell_list, cell_name, unit_name};
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
-/// Skyscraper: HoDoKu rates it 130 against the X-Wing's 140; players put it
-/// just above SE's X-Wing (3.2) and below the Swordfish (3.8) of a tougher
-/// grid, so 4.0 on SE's scale.
+// Difficulties of the techniques SE lacks, on SE's scale: the ratings
+// players and HoDoKu's step order agree on, mapped onto SE's steps. The
+// single-digit patterns sit between SE's Swordfish (3.8) and XY-Wing (4.2),
+// Simple Coloring just above SE's XYZ-Wing (4.4), and chains at SE's own
+// chain base (6.6, its forcing chains) plus SE's length increment.
+
+/// Skyscraper (the simplest turbot fish): 4.0.
 pub(super) const SKYSCRAPER: Difficulty = Difficulty(40);
-/// 2-String Kite: HoDoKu 150, a step above the Skyscraper: 4.1.
+/// 2-String Kite, a step above the Skyscraper: 4.1.
 pub(super) const KITE: Difficulty = Difficulty(41);
-/// Empty Rectangle: HoDoKu 120–150 with the kite, counted a step harder to
-/// see: 4.2.
+/// Empty Rectangle, a step above the kite (the box is harder to see): 4.2.
 pub(super) const EMPTY_RECTANGLE: Difficulty = Difficulty(42);
-/// Simple Coloring, colour trap: HoDoKu 150 (“Simple Colors”), between
-/// the single-digit patterns and the XY-Wing: 4.5.
+/// Simple Coloring, colour trap: 4.5.
 pub(super) const COLOR_TRAP: Difficulty = Difficulty(45);
-/// Simple Coloring, colour wrap: a whole colour goes, a little harder: 4.6.
+/// Simple Coloring, colour wrap (a whole colour goes): 4.6.
 pub(super) const COLOR_WRAP: Difficulty = Difficulty(46);
-/// X-Chain, XY-Chain and AIC of four links or fewer: SE's X-cycle and
-/// forcing-chain base (6.5–6.6); longer chains add SE's length increment
-/// ([`chain_difficulty`]).
+/// X-Chain, XY-Chain, AIC and discontinuous nice loop of four links or
+/// fewer: SE's forcing-chain base 6.6; longer chains add SE's length
+/// increment ([`chain_difficulty`]).
 pub(super) const CHAIN: Difficulty = Difficulty(66);
 
 /// A chain's difficulty: [`CHAIN`] plus Sudoku Explainer's length increment
@@ -310,8 +312,8 @@ pub(super) fn empty_rectangle(grid: &Candidates, sink: &mut Sink<'_>) -> Control
     for digit in 1..=side as u8 {
         for box_index in 0..side {
             let box_unit = 2 * side + box_index;
-            let cells: Vec<usize> = grid.cells_for(box_unit, digit).collect();
-            if cells.len() < 2 {
+            let places = grid.positions(box_unit, digit);
+            if places.count_ones() < 2 {
                 continue;
             }
             let first = grid.geometry().unit(box_unit)[0] as usize;
@@ -321,11 +323,12 @@ pub(super) fn empty_rectangle(grid: &Candidates, sink: &mut Sink<'_>) -> Control
                     let rectangle = EmptyRectangle {
                         digit,
                         box_unit,
+                        places,
                         row,
                         column,
                     };
-                    if rectangle.holds(grid, &cells) {
-                        rectangle.report(grid, &cells, sink)?;
+                    if rectangle.holds(grid) {
+                        rectangle.report(grid, sink)?;
                     }
                 }
             }
@@ -340,6 +343,9 @@ struct EmptyRectangle {
     digit: u8,
     /// The box unit.
     box_unit: usize,
+    /// The digit's places in the box (bit `i` for the box's `i`-th cell,
+    /// row-major in the box).
+    places: u64,
     /// The row (0-based) the box's places lie on, with `column`.
     row: usize,
     /// The column (0-based) the box's places lie on, with `row`.
@@ -347,20 +353,32 @@ struct EmptyRectangle {
 }
 
 impl EmptyRectangle {
-    /// Whether the box's places `cells` lie on the row and column, some on
-    /// the row off the column and some on the column off the row.
-    fn holds(&self, grid: &Candidates, cells: &[usize]) -> bool {
+    /// Whether the box's places lie on the row and column, some on the row
+    /// off the column and some on the column off the row.
+    fn holds(&self, grid: &Candidates) -> bool {
         let shape = grid.shape();
-        let on_row = |c: usize| shape.row_of(c) == self.row;
-        let on_column = |c: usize| shape.col_of(c) == self.column;
-        cells.iter().all(|&c| on_row(c) || on_column(c))
-            && cells.iter().any(|&c| on_row(c) && !on_column(c))
-            && cells.iter().any(|&c| on_column(c) && !on_row(c))
+        let (box_rows, box_cols) = (shape.box_rows(), shape.box_cols());
+        let row_in_box = self.row % box_rows;
+        let column_in_box = self.column % box_cols;
+        let on_row = ((1u64 << box_cols) - 1) << (row_in_box * box_cols);
+        let on_column = (0..box_rows).fold(0u64, |m, r| m | 1 << (r * box_cols + column_in_box));
+        self.places & !(on_row | on_column) == 0
+            && self.places & on_row & !on_column != 0
+            && self.places & on_column & !on_row != 0
+    }
+
+    /// The box's cells holding the digit.
+    fn cells(&self, grid: &Candidates) -> Vec<usize> {
+        let unit = grid.geometry().unit(self.box_unit);
+        (0..unit.len())
+            .filter(|&i| self.places >> i & 1 != 0)
+            .map(|i| unit[i] as usize)
+            .collect()
     }
 
     /// Reports the steps of the rectangle with each conjugate pair on a
     /// column (meeting the box's row) and on a row (meeting its column).
-    fn report(&self, grid: &Candidates, cells: &[usize], sink: &mut Sink<'_>) -> ControlFlow<()> {
+    fn report(&self, grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
         let side = grid.side();
         let shape = grid.shape();
         let box_index = self.box_unit - 2 * side;
@@ -390,7 +408,7 @@ impl EmptyRectangle {
                     {
                         continue;
                     }
-                    self.report_one(grid, cells, unit, (near, far), target, sink)?;
+                    self.report_one(grid, unit, (near, far), target, sink)?;
                 }
             }
         }
@@ -402,7 +420,6 @@ impl EmptyRectangle {
     fn report_one(
         &self,
         grid: &Candidates,
-        cells: &[usize],
         pair_unit: usize,
         (near, far): (usize, usize),
         target: usize,
@@ -411,6 +428,7 @@ impl EmptyRectangle {
         let side = grid.side();
         let digit = self.digit;
         let removed = vec![Candidate::new(target, digit)];
+        let cells = self.cells(grid);
         let row_unit = self.row;
         let column_unit = side + self.column;
         let reason = format!(
@@ -418,7 +436,7 @@ impl EmptyRectangle {
              {} and {} are the only {digit}s of {}; if {} were {digit}, {} would not be, \
              {} would be, and {} would need {digit} twice, so {}",
             unit_name(side, self.box_unit),
-            cell_list(side, cells),
+            cell_list(side, &cells),
             unit_name(side, row_unit),
             unit_name(side, column_unit),
             cell_name(side, near),
@@ -434,7 +452,7 @@ impl EmptyRectangle {
             },
             cannot_be(side, &removed, digit)
         );
-        let mut pattern = cells.to_vec();
+        let mut pattern = cells;
         pattern.extend([near, far]);
         sink(single_digit_step(
             Technique::EmptyRectangle,
@@ -583,5 +601,25 @@ mod tests {
         assert!(found
             .iter()
             .any(|s| s.eliminations == [Candidate::new(28, 3)]));
+    }
+
+    #[test]
+    fn empty_rectangle_in_a_two_by_three_box() {
+        // 6×6: box 1's 5s r1c1, r1c3 (row 1) and r2c2 (column 2); column 5
+        // holds 5 only in r1c5 and r4c5, so r4c2 loses 5.
+        let p: Puzzle = ".".repeat(36).parse().unwrap();
+        let mut grid = Candidates::new(&p).unwrap();
+        let keep = [0, 2, 7, 4, 22, 19, 35];
+        for cell in 0..36 {
+            if !keep.contains(&cell) {
+                grid.eliminate(cell, 5);
+            }
+        }
+        let found = steps(&grid, empty_rectangle);
+        let step = found
+            .iter()
+            .find(|s| s.eliminations == [Candidate::new(19, 5)])
+            .expect("an empty rectangle");
+        assert_eq!(step.cells, [0, 2, 7, 4, 22]);
     }
 }
