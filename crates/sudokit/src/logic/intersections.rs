@@ -47,7 +47,7 @@ pub(super) fn locked(grid: &Candidates, direct: bool, sink: &mut Sink<'_>) -> Co
                     if direct {
                         lock.direct(grid, source_kind, target_kind, sink)?;
                     } else {
-                        let eliminations = lock.eliminations(grid, None);
+                        let eliminations = lock.eliminations(grid);
                         if !eliminations.is_empty() {
                             sink(lock.step(grid, eliminations))?;
                         }
@@ -100,13 +100,11 @@ impl Lock {
         self.source >= 2 * grid.side()
     }
 
-    /// The digit's places in the target outside the source, except peers
-    /// of `placed` (which its placement clears anyway).
-    fn eliminations(&self, grid: &Candidates, placed: Option<usize>) -> Vec<Candidate> {
+    /// The digit's places in the target outside the source.
+    fn eliminations(&self, grid: &Candidates) -> Vec<Candidate> {
         let source_cells = grid.geometry().unit(self.source);
         grid.cells_for(self.target, self.digit)
             .filter(|&c| !source_cells.contains(&(c as u16)))
-            .filter(|&c| placed.is_none_or(|p| !grid.sees(p, c)))
             .map(|c| Candidate::new(c, self.digit))
             .collect()
     }
@@ -168,7 +166,9 @@ impl Lock {
         ControlFlow::Continue(())
     }
 
-    /// The direct step (1.7 or 1.9) placing the digit in `cell` of `unit`.
+    /// The direct step (1.7 or 1.9) placing the digit in `cell` of `unit`;
+    /// like SE it applies the placement alone (the lock's eliminations are
+    /// left for a later step).
     fn direct_step(&self, grid: &Candidates, cell: usize, unit: usize) -> Step {
         let side = grid.side();
         let pointing = self.pointing(grid);
@@ -178,7 +178,7 @@ impl Lock {
             name: format!("Direct {name}"),
             difficulty: Difficulty(if pointing { 17 } else { 19 }),
             placements: vec![Candidate::new(cell, self.digit)],
-            eliminations: self.eliminations(grid, Some(cell)),
+            eliminations: Vec::new(),
             cells: grid.cells_for(self.source, self.digit).collect(),
             reason: format!(
                 "{}; without it elsewhere in {}, {} can only go in {} of {}",
@@ -242,7 +242,7 @@ mod tests {
         let step = first(&grid, true).expect("a direct pointing");
         assert_eq!(step.difficulty, Difficulty(17));
         assert_eq!(step.placements, [Candidate::new(12, 5)]);
-        assert_eq!(step.eliminations, [6, 7, 8].map(|c| Candidate::new(c, 5)));
+        assert!(step.eliminations.is_empty());
     }
 
     #[test]
