@@ -203,7 +203,7 @@ fn hidden_sets(
                 };
                 sink(found.direct_step(grid, single))?;
             } else {
-                let eliminations = found.eliminations(grid, 0);
+                let eliminations = found.eliminations(grid);
                 if !eliminations.is_empty() {
                     sink(found.step(grid, eliminations))?;
                 }
@@ -265,13 +265,11 @@ struct HiddenSet {
 }
 
 impl HiddenSet {
-    /// The other candidates of the set's cells, except digits in `keep`.
-    fn eliminations(&self, grid: &Candidates, keep: u64) -> Vec<Candidate> {
+    /// The other candidates of the set's cells.
+    fn eliminations(&self, grid: &Candidates) -> Vec<Candidate> {
         cells_at(grid, self.unit, self.positions)
             .into_iter()
-            .flat_map(|c| {
-                digits_of(grid.mask(c) & !self.digits & !keep).map(move |d| Candidate::new(c, d))
-            })
+            .flat_map(|c| digits_of(grid.mask(c) & !self.digits).map(move |d| Candidate::new(c, d)))
             .collect()
     }
 
@@ -307,8 +305,8 @@ impl HiddenSet {
     }
 
     /// The direct step (2.0 or 2.5): the hidden single `(digit, position)`
-    /// the set leaves, with the set's eliminations (but those of the placed
-    /// digit, which the placement removes anyway).
+    /// the set leaves; like SE it applies the placement alone (the set's
+    /// eliminations are left for a later step).
     fn direct_step(&self, grid: &Candidates, (digit, position): (u8, usize)) -> Step {
         let side = grid.side();
         let cell = grid.geometry().unit(self.unit)[position] as usize;
@@ -321,7 +319,7 @@ impl HiddenSet {
             name: format!("Direct Hidden {}", set_word(self.size)),
             difficulty: Difficulty(tenths),
             placements: vec![Candidate::new(cell, digit)],
-            eliminations: self.eliminations(grid, 1 << (digit - 1)),
+            eliminations: Vec::new(),
             cells: cells_at(grid, self.unit, self.positions),
             reason: format!(
                 "{}; then {digit} can only go in {} of {}",
@@ -426,11 +424,7 @@ mod tests {
         let step = first(&grid, direct_hidden, 2).expect("a direct hidden pair");
         assert_eq!(step.difficulty, Difficulty(20));
         assert_eq!(step.placements, [Candidate::new(2, 3)]);
-        let expected: Vec<Candidate> = all(&[0, 1], 4..=9)
-            .iter()
-            .map(|&(c, d)| Candidate::new(c, d))
-            .collect();
-        assert_eq!(step.eliminations, expected);
+        assert!(step.eliminations.is_empty());
     }
 
     #[test]

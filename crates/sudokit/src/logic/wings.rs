@@ -19,9 +19,85 @@ pub(super) fn xyz(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
     wings(grid, true, sink)
 }
 
-/// W-Wings: not written yet, so it finds nothing.
-pub(super) fn w(_grid: &Candidates, _sink: &mut Sink<'_>) -> ControlFlow<()> {
+/// W-Wings (4.4): two cells holding the same two digits `x`, `y` that do
+/// not see each other, joined by a unit where `x` has only two places, one
+/// seeing each cell. One of the cells is `y`, so the cells seeing both lose
+/// `y`.
+pub(super) fn w(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
+    let cells: Vec<usize> = grid.empty_cells().filter(|&c| grid.count(c) == 2).collect();
+    for (i, &a) in cells.iter().enumerate() {
+        for &b in &cells[i + 1..] {
+            let mask = grid.mask(a);
+            if grid.mask(b) != mask || grid.sees(a, b) {
+                continue;
+            }
+            for x in super::subsets::digits_of(mask) {
+                let y = (mask & !(1 << (x - 1))).trailing_zeros() as u8 + 1;
+                let Some(link) = conjugate_link(grid, a, b, x) else {
+                    continue;
+                };
+                let eliminations: Vec<Candidate> = grid
+                    .empty_cells()
+                    .filter(|&c| c != a && c != b && grid.has(c, y))
+                    .filter(|&c| grid.sees(c, a) && grid.sees(c, b))
+                    .map(|c| Candidate::new(c, y))
+                    .collect();
+                if !eliminations.is_empty() {
+                    sink(w_step(grid, [a, b], link, x, y, eliminations))?;
+                }
+            }
+        }
+    }
     ControlFlow::Continue(())
+}
+
+/// A unit where `x` has exactly two places, neither `a` nor `b`, one seeing
+/// `a` and the other `b`: those two places.
+fn conjugate_link(grid: &Candidates, a: usize, b: usize, x: u8) -> Option<[usize; 2]> {
+    (0..grid.geometry().unit_count()).find_map(|unit| {
+        let mut places = grid.cells_for(unit, x);
+        let (Some(p), Some(q), None) = (places.next(), places.next(), places.next()) else {
+            return None;
+        };
+        if [p, q].iter().any(|&c| c == a || c == b) {
+            return None;
+        }
+        if grid.sees(p, a) && grid.sees(q, b) {
+            Some([p, q])
+        } else if grid.sees(q, a) && grid.sees(p, b) {
+            Some([q, p])
+        } else {
+            None
+        }
+    })
+}
+
+/// The step of a W-Wing on cells `[a, b]` linked on `x` by `link`.
+fn w_step(
+    grid: &Candidates,
+    [a, b]: [usize; 2],
+    [p, q]: [usize; 2],
+    x: u8,
+    y: u8,
+    eliminations: Vec<Candidate>,
+) -> Step {
+    let side = grid.side();
+    Step {
+        technique: Technique::WWing,
+        name: "W-Wing".to_string(),
+        difficulty: Difficulty(44),
+        placements: Vec::new(),
+        eliminations,
+        cells: vec![a, b, p, q],
+        reason: format!(
+            "{} and {} hold only {x}, {y}; {x} is in {} or {}, so one of them is {y}",
+            cell_name(side, a),
+            cell_name(side, b),
+            cell_name(side, p),
+            cell_name(side, q)
+        ),
+        side,
+    }
 }
 
 /// The cells sharing a unit with `cell`, in Sudoku Explainer's order: its
@@ -175,5 +251,21 @@ mod tests {
             [Candidate::new(1, 3), Candidate::new(2, 3)]
         );
         assert!(first(&grid, xy).is_none());
+    }
+
+    #[test]
+    fn w_wing_removes_y_where_both_cells_meet() {
+        // r1c1 and r5c5 hold {1,2}; in row 9, 1 is only in r9c1 and r9c5.
+        let mut keep: Vec<(usize, &[u8])> = vec![(0, &[1, 2]), (40, &[1, 2])];
+        let no_one: &[u8] = &[2, 3, 4, 5, 6, 7, 8, 9];
+        keep.extend((73..81).filter(|&c| c != 76).map(|c| (c, no_one)));
+        let grid = grid_with(&keep);
+        let step = first(&grid, w).expect("a W-Wing");
+        assert_eq!(step.difficulty, Difficulty(44));
+        assert_eq!(step.cells, [0, 40, 72, 76]);
+        assert_eq!(
+            step.eliminations,
+            [Candidate::new(4, 2), Candidate::new(36, 2)]
+        );
     }
 }
