@@ -9,9 +9,8 @@ use super::{bits, colex_subsets, digit_list, se_tenths, BOX_ROW_COLUMN};
 use crate::logic::step::{cell_list, unit_name};
 use crate::logic::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
-/// How a loop's rescue cells are used: SE's hint types. The order of the
-/// variants is SE's tie-break between hints of equal difficulty.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// How a loop's rescue cells are used: SE's hint types.
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Rescue {
     /// One rescue cell: it loses both loop digits.
     Type1,
