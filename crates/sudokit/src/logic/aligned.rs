@@ -18,15 +18,52 @@ struct BaseCells {
     /// For each base cell (parallel to `cells`), the cells of its house
     /// with 2 to `size` candidates, in SE's house order.
     excluders: Vec<Vec<usize>>,
+    /// The same excluders as cell bit sets, `words` words per base cell,
+    /// to intersect them quickly.
+    excluder_sets: Vec<u64>,
+    /// Words of a cell bit set.
+    words: usize,
     /// For each cell of the grid, its index in `cells`, if it is one.
     index_of: Vec<Option<usize>>,
 }
 
+impl BaseCells {
+    /// The excluders of base cell `index` as a cell bit set.
+    fn set(&self, index: usize) -> &[u64] {
+        &self.excluder_sets[index * self.words..(index + 1) * self.words]
+    }
+
+    /// Whether `cell` is an excluder of base cell `index`.
+    fn excludes(&self, index: usize, cell: usize) -> bool {
+        self.set(index)[cell / 64] >> (cell % 64) & 1 != 0
+    }
+
+    /// How many excluders base cells `first` and `second` share.
+    fn common_count(&self, first: usize, second: usize) -> u32 {
+        let (a, b) = (self.set(first), self.set(second));
+        a.iter().zip(b).map(|(x, y)| (x & y).count_ones()).sum()
+    }
+
+    /// Fills `masks` with the candidate masks of the excluders common to
+    /// every base cell of `indices` (a buffer reused from one base set to
+    /// the next).
+    fn common_excluders(&self, grid: &Candidates, indices: &[usize], masks: &mut Vec<u64>) {
+        masks.clear();
+        for word in 0..self.words {
+            let shared = indices.iter().fold(u64::MAX, |m, &i| m & self.set(i)[word]);
+            masks.extend(bits(shared).map(|b| grid.mask(word * 64 + b)));
+        }
+    }
+}
+
 /// Finds SE's base cells for sets of `size` cells.
 fn base_cells(grid: &Candidates, size: usize) -> BaseCells {
+    let words = grid.cell_count().div_ceil(64);
     let mut base = BaseCells {
         cells: Vec::new(),
         excluders: Vec::new(),
+        excluder_sets: Vec::new(),
+        words,
         index_of: vec![None; grid.cell_count()],
     };
     for cell in grid.empty_cells() {
@@ -45,27 +82,15 @@ fn base_cells(grid: &Candidates, size: usize) -> BaseCells {
         if !naked_single && !excluders.is_empty() {
             base.index_of[cell] = Some(base.cells.len());
             base.cells.push(cell);
+            let start = base.excluder_sets.len();
+            base.excluder_sets.resize(start + words, 0);
+            for &other in &excluders {
+                base.excluder_sets[start + other / 64] |= 1 << (other % 64);
+            }
             base.excluders.push(excluders);
         }
     }
     base
-}
-
-/// Fills `masks` with the candidate masks of the excluders common to every
-/// list of `lists` (a buffer reused from one base set to the next).
-fn common_excluders(grid: &Candidates, lists: &[&[usize]], masks: &mut Vec<u64>) {
-    masks.clear();
-    masks.extend(
-        lists[0]
-            .iter()
-            .filter(|c| lists[1..].iter().all(|list| list.contains(c)))
-            .map(|&c| grid.mask(c)),
-    );
-}
-
-/// How many excluders the lists have in common (without collecting them).
-fn common_count(first: &[usize], second: &[usize]) -> usize {
-    first.iter().filter(|c| second.contains(c)).count()
 }
 
 /// The digits each base cell takes in at least one possible combination:
@@ -91,7 +116,9 @@ fn allowed_digits<const N: usize>(
 
 /// Tries every digit of base cell `depth` after the digits `chosen` for the
 /// ones before it (`union` is their mask), recording the combinations that
-/// survive in `allowed`.
+/// survive in `allowed`; stops once every digit is allowed (nothing left to
+/// learn). The last cell's digits are settled at once: those that clash
+/// with a digit chosen in a cell it sees, or complete an excluder, are out.
 fn explore<const N: usize>(
     masks: &[u64; N],
     sees: &[[bool; N]; N],
@@ -101,29 +128,47 @@ fn explore<const N: usize>(
     chosen: &mut [usize; N],
     allowed: &mut [u64; N],
 ) {
-    if depth == N {
-        if excluders.iter().all(|&e| e & !union != 0) {
-            for (slot, &digit) in allowed.iter_mut().zip(chosen.iter()) {
+    let clashing = (0..depth)
+        .filter(|&i| sees[i][depth])
+        .fold(0u64, |m, i| m | 1 << chosen[i]);
+    if depth == N - 1 {
+        let free = masks[depth] & !clashing & !completing(excluders, union);
+        if free != 0 {
+            for (slot, &digit) in allowed.iter_mut().zip(&chosen[..depth]) {
                 *slot |= 1 << digit;
             }
+            allowed[depth] |= free;
         }
         return;
     }
-    for digit in bits(masks[depth]) {
-        let clash = (0..depth).any(|i| chosen[i] == digit && sees[i][depth]);
-        if !clash {
-            chosen[depth] = digit;
-            explore(
-                masks,
-                sees,
-                excluders,
-                depth + 1,
-                union | 1 << digit,
-                chosen,
-                allowed,
-            );
+    for digit in bits(masks[depth] & !clashing) {
+        if allowed == masks {
+            return;
         }
+        chosen[depth] = digit;
+        explore(
+            masks,
+            sees,
+            excluders,
+            depth + 1,
+            union | 1 << digit,
+            chosen,
+            allowed,
+        );
     }
+}
+
+/// The digits that, added to the digits `union`, would take every
+/// candidate of some excluder (all digits when `union` already does).
+fn completing(excluders: &[u64], union: u64) -> u64 {
+    excluders.iter().fold(0, |m, &e| {
+        let missing = e & !union;
+        match missing.count_ones() {
+            0 => u64::MAX,
+            1 => m | missing,
+            _ => m,
+        }
+    })
 }
 
 /// The eliminations of base cells `cells` whose allowed digits are
@@ -171,17 +216,15 @@ fn exclusion_step(grid: &Candidates, cells: &[usize], eliminations: Vec<Candidat
 pub(super) fn exclusion(grid: &Candidates, size: usize, sink: &mut Sink<'_>) -> ControlFlow<()> {
     let base = base_cells(grid, size);
     let mut excluders = Vec::new();
-    let mut twin_area = Vec::new();
     let mut reported: Vec<[usize; 3]> = Vec::new();
     for second in 1..base.cells.len() {
         for first in 0..second {
-            let (list0, list1) = (&base.excluders[first], &base.excluders[second]);
-            if common_count(list0, list1) < 2 {
+            if base.common_count(first, second) < 2 {
                 continue;
             }
             let (c0, c1) = (base.cells[first], base.cells[second]);
             if size == 2 {
-                common_excluders(grid, &[list0, list1], &mut excluders);
+                base.common_excluders(grid, &[first, second], &mut excluders);
                 let allowed = allowed_digits(grid, [c0, c1], &excluders);
                 let removed = eliminations(grid, &[c0, c1], &allowed);
                 if !removed.is_empty() {
@@ -189,21 +232,22 @@ pub(super) fn exclusion(grid: &Candidates, size: usize, sink: &mut Sink<'_>) -> 
                 }
                 continue;
             }
-            twin_area.clear();
-            for &cell in list0.iter().chain(list1) {
-                if let Some(index) = base.index_of[cell] {
-                    if cell != c0 && cell != c1 && !twin_area.contains(&index) {
-                        twin_area.push(index);
-                    }
+            // The third cell: a base cell among the excluders of the first
+            // (house order), then the new ones among those of the second.
+            let from_second = base.excluders[second]
+                .iter()
+                .filter(|&&c| !base.excludes(first, c));
+            for &c2 in base.excluders[first].iter().chain(from_second) {
+                let Some(third) = base.index_of[c2] else {
+                    continue;
+                };
+                if c2 == c0 || c2 == c1 {
+                    continue;
                 }
-            }
-            for &third in &twin_area {
-                let list2 = &base.excluders[third];
-                common_excluders(grid, &[list0, list1, list2], &mut excluders);
+                base.common_excluders(grid, &[first, second, third], &mut excluders);
                 if excluders.len() < 2 {
                     continue;
                 }
-                let c2 = base.cells[third];
                 let allowed = allowed_digits(grid, [c0, c1, c2], &excluders);
                 let removed = eliminations(grid, &[c0, c1, c2], &allowed);
                 let mut key = [c0, c1, c2];
@@ -221,6 +265,7 @@ pub(super) fn exclusion(grid: &Candidates, size: usize, sink: &mut Sink<'_>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::logic::uniqueness::{first_step, position};
 
     /// The candidate grid of `puzzle` with `eliminated` (cell, digit) removed.
     fn grid_of(puzzle: &str, eliminated: &[(usize, u8)]) -> Candidates {
@@ -278,5 +323,54 @@ mod tests {
     fn no_pair_exclusion_without_bivalue_cells() {
         let empty = ".".repeat(81);
         assert!(pair_steps(&grid_of(&empty, &[])).is_empty());
+    }
+
+    #[test]
+    fn aligned_pair_as_se_takes_it() {
+        let grid = position(
+            ".4..2..31...3...242.3145.8.6.2.71493.3.4.621.41.2.3.5....732845324..8179578914362",
+            "r1c7<>7 r2c2<>6 r2c2<>9 r2c5<>9 r2c7<>7 r5c3<>7",
+        );
+        let step = first_step(Technique::AlignedPair, &grid).expect("SE's APE");
+        assert_eq!(step.name, "Aligned Pair Exclusion");
+        assert_eq!(step.difficulty, Difficulty(62));
+        assert_eq!(step.outcome(), "r2c3<>9");
+    }
+
+    #[test]
+    fn aligned_triple_as_se_takes_it() {
+        let grid = position(
+            "84...93.1...48.2......7..4...1..4..3483..7.6...93.8..4...7...3.31.8....5.2..3.4..",
+            "r2c3<>7 r2c8<>7 r3c1<>2 r4c8<>5 r4c8<>9 r9c3<>7 r9c8<>7",
+        );
+        let step = first_step(Technique::AlignedTriple, &grid).expect("SE's ATE");
+        assert_eq!(step.name, "Aligned Triplet Exclusion");
+        assert_eq!(step.difficulty, Difficulty(75));
+        assert_eq!(step.outcome(), "r2c1<>9");
+    }
+
+    #[test]
+    fn no_aligned_exclusion_where_se_found_none() {
+        let grid = position(
+            ".17.2..455.4....12.231457..1724.3.563..25.471.45..1...4.1.3.5..23.5..1..75.81....",
+            "r6c7<>3 r9c7<>3",
+        );
+        assert!(first_step(Technique::AlignedPair, &grid).is_none());
+        assert!(first_step(Technique::AlignedTriple, &grid).is_none());
+    }
+
+    #[test]
+    fn an_excluder_forbids_the_pairs_of_its_digits() {
+        // 4×4: r1c1 {1,2} and r1c2 {1,2,4} see the bivalue r2c1 {1,2} and
+        // r2c2 {1,3}. With r1c2 = 1 or 2, r1c1 takes the other and both
+        // digits of r2c1: only 4 stays for r1c2.
+        let mut grid = position("................", "");
+        for (cell, digits) in [(0, &[3, 4][..]), (1, &[3]), (4, &[3, 4]), (5, &[2, 4])] {
+            for &digit in digits {
+                grid.eliminate(cell, digit);
+            }
+        }
+        let step = first_step(Technique::AlignedPair, &grid).expect("an exclusion");
+        assert_eq!(step.outcome(), "r1c2<>1, r1c2<>2");
     }
 }

@@ -311,3 +311,48 @@ fn type3(grid: &Candidates, pattern: &BugPattern, sink: &mut Sink<'_>) -> Contro
     }
     ControlFlow::Continue(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{first_step, position};
+    use crate::logic::{Difficulty, Technique};
+
+    #[test]
+    fn one_bug_cell_keeps_its_extra_digit() {
+        let grid = position(
+            ".659.4.8373468159289..35.4694831.6.55.3.684.967.5493.8..78569343594..861486193257",
+            "",
+        );
+        let step = first_step(Technique::Bug, &grid).expect("SE's BUG type 1");
+        assert_eq!(step.name, "BUG type 1");
+        assert_eq!(step.difficulty, Difficulty(56));
+        assert_eq!(step.outcome(), "r5c8<>1, r5c8<>7");
+    }
+
+    #[test]
+    fn two_bug_cells_with_a_locked_digit_lose_their_third() {
+        let grid = position(
+            "..27.1.434.7539.12.132.47....4123576325647198176958324.3941.28724187..3.7.83924.1",
+            "r1c1<>8 r1c1<>9 r3c1<>5 r3c1<>6",
+        );
+        let step = first_step(Technique::Bug, &grid).expect("SE's BUG type 4");
+        assert_eq!(step.name, "BUG type 4");
+        assert_eq!(step.difficulty, Difficulty(57));
+        assert_eq!(step.outcome(), "r1c2<>5, r1c7<>8");
+    }
+
+    #[test]
+    fn no_bug_while_cells_have_several_extra_candidates() {
+        let grid = position(
+            "...423651615.7.234234156..9..25.1.4314.3.752835..421.6...7354125216.43.747321..65",
+            "",
+        );
+        assert!(first_step(Technique::Bug, &grid).is_none());
+        let grid = position(
+            ".659.4.8373468159289..35.4694831.6.55.3.684.967.5493.8..78569343594..861486193257",
+            "r5c8<>1",
+        );
+        let step = first_step(Technique::Bug, &grid);
+        assert!(step.is_none_or(|s| !s.eliminations.iter().any(|e| e.digit == 1)));
+    }
+}

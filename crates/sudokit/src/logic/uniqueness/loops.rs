@@ -9,9 +9,8 @@ use super::{bits, colex_subsets, digit_list, se_tenths, BOX_ROW_COLUMN};
 use crate::logic::step::{cell_list, unit_name};
 use crate::logic::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
-/// How a loop's rescue cells are used: SE's hint types. The order of the
-/// variants is SE's tie-break between hints of equal difficulty.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// How a loop's rescue cells are used: SE's hint types.
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Rescue {
     /// One rescue cell: it loses both loop digits.
     Type1,
@@ -183,6 +182,10 @@ struct LoopSearch<'a> {
     pair: u64,
     /// The cells of the path being extended, the start first.
     path: Vec<usize>,
+    /// The units of the path's cells at even and at odd places. A valid
+    /// loop visits a unit at most once from each, so paths that would not
+    /// are not extended (what SE's final check would reject anyway).
+    visited: [UnitSet; 2],
     /// The hints found, in SE's order of discovery, without repeats.
     hints: Vec<LoopHint>,
 }
@@ -196,9 +199,10 @@ impl LoopSearch<'_> {
     /// As in SE, `extras` gathers the extra digits of every cell looked at
     /// from here, not only of the path.
     fn extend(&mut self, cell: usize, rescues_left: i32, mut extras: u64, came_by: Option<usize>) {
-        self.path.push(cell);
         let grid = self.grid;
         let units = grid.geometry().units_of(cell);
+        self.visited[self.path.len() % 2].insert_all(units);
+        self.path.push(cell);
         for kind in BOX_ROW_COLUMN {
             if came_by == Some(kind) {
                 continue;
@@ -211,19 +215,22 @@ impl LoopSearch<'_> {
                     let mask = grid.mask(next);
                     extras |= mask & !self.pair;
                     let wide = mask.count_ones() > 2;
-                    if !wide || extras.count_ones() == 1 || rescues_left > 0 {
+                    let may_join = !wide || extras.count_ones() == 1 || rescues_left > 0;
+                    let next_units = grid.geometry().units_of(next);
+                    if may_join && !self.visited[self.path.len() % 2].any_of(next_units) {
                         self.extend(next, rescues_left - i32::from(wide), extras, Some(kind));
                     }
                 }
             }
         }
         self.path.pop();
+        self.visited[self.path.len() % 2].remove_all(units);
     }
 
-    /// The path closes on its start: when it is a valid loop, the hints its
-    /// rescue cells give.
+    /// The path closes on its start: when it is a valid loop (its even and
+    /// odd cells visit the same units), the hints its rescue cells give.
     fn close_loop(&mut self) {
-        if !is_valid_loop(self.grid, &self.path) {
+        if self.visited[0] != self.visited[1] {
             return;
         }
         let rescue_cells: Vec<usize> = self
@@ -458,22 +465,31 @@ fn grid_digits(grid: &Candidates) -> u64 {
     crate::logic::candidates::full_mask(grid.side())
 }
 
-/// SE's loop check: the cells at even and at odd places of the loop each
-/// visit a unit at most once, and the even cells visit the same units as
-/// the odd ones (so each unit touched holds two loop cells, alternating).
-fn is_valid_loop(grid: &Candidates, path: &[usize]) -> bool {
-    let mut visited = [[0u64; 4]; 2];
-    for (index, &cell) in path.iter().enumerate() {
-        let set = &mut visited[index % 2];
-        for unit in grid.geometry().units_of(cell) {
-            let (word, bit) = (unit as usize / 64, 1u64 << (unit % 64));
-            if set[word] & bit != 0 {
-                return false;
-            }
-            set[word] |= bit;
+/// A set of units (up to 256, three per digit of the largest grids).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct UnitSet([u64; 4]);
+
+impl UnitSet {
+    /// Whether any of `units` is in the set.
+    fn any_of(&self, units: [u16; 3]) -> bool {
+        units
+            .iter()
+            .any(|&u| self.0[u as usize / 64] >> (u % 64) & 1 != 0)
+    }
+
+    /// Adds `units` to the set.
+    fn insert_all(&mut self, units: [u16; 3]) {
+        for u in units {
+            self.0[u as usize / 64] |= 1 << (u % 64);
         }
     }
-    visited[0] == visited[1]
+
+    /// Removes `units` from the set.
+    fn remove_all(&mut self, units: [u16; 3]) {
+        for u in units {
+            self.0[u as usize / 64] &= !(1 << (u % 64));
+        }
+    }
 }
 
 /// Unique rectangles and loops, types 1 to 4, as SE's UniqueLoops: loops
@@ -485,6 +501,7 @@ pub(in crate::logic) fn loops(grid: &Candidates, sink: &mut Sink<'_>) -> Control
         grid,
         pair: 0,
         path: Vec::new(),
+        visited: [UnitSet::default(); 2],
         hints: Vec::new(),
     };
     for cell in grid.empty_cells() {
@@ -503,4 +520,141 @@ pub(in crate::logic) fn loops(grid: &Candidates, sink: &mut Sink<'_>) -> Control
         sink(hint.into_step(grid.side()))?;
     }
     ControlFlow::Continue(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{first_step, position};
+    use crate::logic::{Difficulty, Technique};
+
+    /// Checks that the first unique loop step in the position is SE's.
+    fn assert_first(values: &str, gone: &str, name: &str, tenths: u16, outcome: &str) {
+        let grid = position(values, gone);
+        let step = first_step(Technique::UniqueLoop, &grid).expect("a unique loop");
+        assert_eq!(step.name, name);
+        assert_eq!(step.difficulty, Difficulty(tenths));
+        assert_eq!(step.outcome(), outcome);
+    }
+
+    #[test]
+    fn a_rectangle_in_two_boxes_of_a_4x4_grid_is_deadly() {
+        let mut grid = position("................", "");
+        for (cell, digit) in [(0, 3), (0, 4), (2, 3), (2, 4), (4, 3), (4, 4), (6, 4)] {
+            grid.eliminate(cell, digit);
+        }
+        let step = first_step(Technique::UniqueLoop, &grid).expect("a rectangle");
+        assert_eq!(step.name, "Unique Rectangle type 1");
+        assert_eq!(step.difficulty, Difficulty(45));
+        assert_eq!(step.outcome(), "r2c3<>1, r2c3<>2");
+    }
+
+    #[test]
+    fn a_rectangle_inside_one_box_is_not_deadly() {
+        let mut grid = position("................", "");
+        for (cell, digit) in [(0, 3), (0, 4), (1, 3), (1, 4), (4, 3), (4, 4), (5, 4)] {
+            grid.eliminate(cell, digit);
+        }
+        let mut touched_r2c2 = false;
+        let _ = Technique::UniqueLoop.find(&grid, &mut |step| {
+            touched_r2c2 |= step.eliminations.iter().any(|e| e.cell == 5);
+            std::ops::ControlFlow::Continue(())
+        });
+        assert!(!touched_r2c2);
+    }
+
+    #[test]
+    fn rectangles_of_every_type_as_se_takes_them() {
+        assert_first(
+            ".2..7.8146814925733471582698..72.45141..35782752841..6.7.21.6481.8564.27264.871.5",
+            "",
+            "Unique Rectangle type 1",
+            45,
+            "r7c3<>5, r7c3<>9",
+        );
+        assert_first(
+            "..2....744.7..1.92..3742.51..1637245325419768746528913..92.41.7..4..35.6..81..4.9",
+            "r1c1<>9 r1c2<>9",
+            "Unique Rectangle type 2",
+            45,
+            "r1c1<>6, r1c2<>6, r2c2<>6, r3c7<>6",
+        );
+        assert_first(
+            "1.2.9857.86.752.9.975.41...2..9..6856...8574.758.64..93.6429.574..5..9..5..8..4.3",
+            "r4c2<>3 r4c3<>3 r4c5<>1 r5c2<>1 r5c3<>1 r5c4<>3 r6c4<>3",
+            "Unique Rectangle type 3",
+            45,
+            "r8c3<>1",
+        );
+        assert_first(
+            "95.....3...7.4.9.....9...7..6.78...9.7.3..2...1..5..4.6..1...9.7...3.8..1.2......",
+            "r1c3<>4 r1c3<>8 r2c1<>2 r3c1<>2 r3c3<>3 r3c3<>4 r3c3<>8 r3c7<>4 r3c9<>4 \
+             r4c3<>5 r5c3<>5 r7c6<>4 r8c3<>9 r8c6<>4 r9c6<>4",
+            "Unique Rectangle type 3",
+            46,
+            "r9c5<>7",
+        );
+        assert_first(
+            ".....6745879451623456273819..5...2.4.....45.8748562931.8214.35.5176384923.4.2518.",
+            "",
+            "Unique Rectangle type 4",
+            45,
+            "r4c4<>9, r4c5<>9",
+        );
+    }
+
+    #[test]
+    fn loops_of_six_cells_as_se_takes_them() {
+        assert_first(
+            ".1792.3455943...12.231457..1724839563..259471945..1...4.1.325..23.59.1..75981....",
+            "r6c8<>8 r8c6<>6 r8c9<>8 r9c8<>6",
+            "Unique Loop type 1",
+            46,
+            "r7c8<>6, r7c8<>8",
+        );
+        assert_first(
+            "132...645.6.451923945263178.136.54.25.41.23.62.6.347514.132.56.62.51.83435..4621.",
+            "r1c5<>7 r7c2<>9",
+            "Unique Loop type 2",
+            46,
+            "r7c2<>8, r9c4<>8",
+        );
+        assert_first(
+            ".3685217.7..36.2...25..4.63.........284.13..7...9..........6.1.6....5...57.48.3.6",
+            "r2c3<>9 r2c8<>9 r2c9<>9 r4c2<>1 r4c2<>9 r4c3<>3 r4c4<>2 r4c4<>7 r4c5<>7 \
+             r4c7<>5 r4c7<>6 r4c7<>9 r4c8<>5 r4c8<>9 r4c9<>4 r4c9<>5 r4c9<>9 r6c2<>1 \
+             r6c3<>3 r6c5<>7 r6c7<>8 r6c9<>4 r7c1<>3 r7c1<>9 r7c5<>2 r8c5<>2",
+            "Unique Loop type 3",
+            46,
+            "r7c7<>4, r7c7<>7, r7c7<>8, r7c7<>9",
+        );
+    }
+
+    #[test]
+    fn the_easiest_hint_comes_first_then_the_lowest_type_then_the_first_found() {
+        // SE's own choices: a type 2 before two type 4s of the same
+        // difficulty, and the first of two type 1 rectangles.
+        assert_first(
+            "6723.415.894251736531.672.4327419.6.189536427465728.1.25..43.71.1.6.2.4..4.1.5..2",
+            "r9c3<>8 r9c7<>8 r9c7<>9",
+            "Unique Rectangle type 2",
+            45,
+            "r1c5<>8, r7c4<>8",
+        );
+        assert_first(
+            ".2.843..1...279..3.731652.....38.62.26...183.83..26.14.5..1239.791638..23.2...1.6",
+            "r1c7<>5 r2c8<>8 r6c7<>5 r9c4<>4 r9c4<>7 r9c8<>4 r9c8<>5",
+            "Unique Rectangle type 1",
+            45,
+            "r2c8<>4, r2c8<>5",
+        );
+    }
+
+    #[test]
+    fn no_loop_where_se_found_none() {
+        let grid = position(
+            "...423651615.7.234234156..9..25.1.4314.3.752835..421.6...7354125216.43.747321..65",
+            "",
+        );
+        assert!(first_step(Technique::UniqueLoop, &grid).is_none());
+    }
 }

@@ -48,6 +48,42 @@ fn se_tenths(difficulty: f64) -> u16 {
     ((difficulty + 0.05) * 10.0) as u16
 }
 
+/// A test position: the grid of `values` (81 characters, `.` for empty)
+/// with the candidates `gone` ("r1c2<>5 r3c4<>7") eliminated, as Sudoku
+/// Explainer's trace describes the grid before one of its steps.
+#[cfg(test)]
+pub(in crate::logic) fn position(values: &str, gone: &str) -> crate::logic::Candidates {
+    let puzzle: crate::Puzzle = values.parse().expect("a puzzle");
+    let mut grid = crate::logic::Candidates::new(&puzzle).expect("consistent values");
+    let side = grid.side();
+    for token in gone.split_whitespace() {
+        let (cell, digit) = token.split_once("<>").expect("rXcY<>D");
+        let (row, col) = cell[1..].split_once('c').expect("rXcY");
+        let row: usize = row.parse().expect("a row");
+        let col: usize = col.parse().expect("a column");
+        let digit: u8 = digit.parse().expect("a digit");
+        assert!(
+            grid.eliminate((row - 1) * side + col - 1, digit),
+            "{token} is a candidate"
+        );
+    }
+    grid
+}
+
+/// The first step `technique` finds in `grid`, if any.
+#[cfg(test)]
+pub(in crate::logic) fn first_step(
+    technique: crate::logic::Technique,
+    grid: &crate::logic::Candidates,
+) -> Option<crate::logic::Step> {
+    let mut found = None;
+    let _ = technique.find(grid, &mut |step| {
+        found = Some(step);
+        std::ops::ControlFlow::Break(())
+    });
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
