@@ -6,6 +6,7 @@
 use std::ops::ControlFlow;
 
 use super::{bits, colex_subsets, digit_list, se_tenths, BOX_ROW_COLUMN};
+use crate::logic::candidates::full_mask;
 use crate::logic::step::{cell_list, unit_name};
 use crate::logic::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
@@ -430,7 +431,7 @@ impl LoopSearch<'_> {
         };
         let (index1, index2) = (index_of(c1), index_of(c2));
         let places = |digit: usize| grid.positions(unit, digit as u8 + 1) & !(1 << index2);
-        let remaining: Vec<usize> = bits(!(self.pair | extras) & grid_digits(grid))
+        let remaining: Vec<usize> = bits(!(self.pair | extras) & full_mask(grid.side()))
             .filter(|&d| places(d) != 0)
             .collect();
         let pair_places = bits(self.pair).fold(0, |m, d| m | places(d));
@@ -458,11 +459,6 @@ impl LoopSearch<'_> {
             self.add(&[c1, c2], rescue, added, eliminations);
         }
     }
-}
-
-/// Every digit of the grid as a mask.
-fn grid_digits(grid: &Candidates) -> u64 {
-    crate::logic::candidates::full_mask(grid.side())
 }
 
 /// A set of units (up to 256, three per digit of the largest grids).
