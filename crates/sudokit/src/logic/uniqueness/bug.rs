@@ -342,6 +342,30 @@ mod tests {
     }
 
     #[test]
+    fn bug_cells_sharing_their_extra_digit_remove_it_from_common_peers() {
+        let grid = position(
+            "...923147.9.467258724815369.8.14.975..759.813..93786246..789.32.7.231.96932654781",
+            "",
+        );
+        let step = first_step(Technique::Bug, &grid).expect("SE's BUG type 2");
+        assert_eq!(step.name, "BUG type 2");
+        assert_eq!(step.difficulty, Difficulty(57));
+        assert_eq!(step.outcome(), "r7c3<>5, r8c3<>5");
+    }
+
+    #[test]
+    fn extra_digits_make_a_naked_set_with_other_cells() {
+        let grid = position(
+            "4371689256.92.3..42.8..9...9753214683846.7...126.847.3793.15...542..6.178617.25.9",
+            "r7c7<>8",
+        );
+        let step = first_step(Technique::Bug, &grid).expect("SE's BUG type 3");
+        assert_eq!(step.name, "BUG type 3");
+        assert_eq!(step.difficulty, Difficulty(58));
+        assert_eq!(step.outcome(), "r3c4<>5, r3c9<>1");
+    }
+
+    #[test]
     fn no_bug_while_cells_have_several_extra_candidates() {
         let grid = position(
             "...423651615.7.234234156..9..25.1.4314.3.752835..421.6...7354125216.43.747321..65",

@@ -626,6 +626,32 @@ mod tests {
     }
 
     #[test]
+    fn longer_loops_as_se_takes_them() {
+        assert_first(
+            ".85.39.1.1.7.25938329178654953217486218.64..3.7.8.3...8....23..7.2.418655...86..9",
+            "",
+            "Unique Loop 8 type 3",
+            47,
+            "r7c8<>7",
+        );
+        assert_first(
+            "2.8.7..4.9.1.4..6.....3.1..3.2.9.4...9521....1..35..9.82946.73.513789624647.239.8",
+            "r1c9<>5 r2c9<>5 r3c2<>7 r3c8<>5 r3c9<>5 r3c9<>7 r4c8<>7 r4c8<>8 r4c9<>6 \
+             r4c9<>7 r5c6<>7 r5c9<>7",
+            "Unique Loop 8 type 4",
+            47,
+            "r1c4<>5, r1c6<>5",
+        );
+        assert_first(
+            "71854.93..361.7.5445...3.1.174358..9.2.46157868572914354.9...81.618.549.897.143.5",
+            "r3c7<>6",
+            "Unique Loop 10 type 2",
+            50,
+            "r3c7<>7, r8c9<>7",
+        );
+    }
+
+    #[test]
     fn the_easiest_hint_comes_first_then_the_lowest_type_then_the_first_found() {
         // SE's own choices: a type 2 before two type 4s of the same
         // difficulty, and the first of two type 1 rectangles.
