@@ -104,8 +104,9 @@ fn allowed_digits<const N: usize>(
     let masks = cells.map(|c| grid.mask(c));
     let mut sees = [[false; N]; N];
     for i in 0..N {
-        for j in 0..N {
+        for j in 0..i {
             sees[i][j] = grid.sees(cells[i], cells[j]);
+            sees[j][i] = sees[i][j];
         }
     }
     let mut allowed = [0u64; N];

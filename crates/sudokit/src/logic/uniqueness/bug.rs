@@ -256,27 +256,28 @@ fn type3(grid: &Candidates, pattern: &BugPattern, sink: &mut Sink<'_>) -> Contro
         {
             continue;
         }
-        let unit_cells: Vec<usize> = pattern
+        let unit_cells = pattern
             .common
             .iter()
             .copied()
-            .filter(|&c| geometry.units_of(c)[kind] == unit)
-            .collect();
+            .filter(|&c| geometry.units_of(c)[kind] == unit);
+        // SE counts the filled cells too; only cells with two candidates or
+        // more can join a naked set (filled ones have nothing to lose).
+        let unit_size = unit_cells.clone().count();
+        let members: Vec<usize> = unit_cells.filter(|&c| grid.count(c) >= 2).collect();
         for degree in 2..=side.saturating_sub(3) {
-            if unit_cells.len() < degree {
+            if unit_size < degree {
                 continue;
             }
-            for chosen in colex_subsets(degree - 1, unit_cells.len()) {
-                let union = bits(chosen).fold(0, |m, i| m | grid.mask(unit_cells[i]));
-                let all_sets_wide = bits(chosen).all(|i| grid.count(unit_cells[i]) >= 2);
+            for chosen in colex_subsets(degree - 1, members.len()) {
+                let union = bits(chosen).fold(0, |m, i| m | grid.mask(members[i]));
+                let naked_set = union | pattern.all_extras;
                 if union.count_ones() as usize != degree
-                    || !all_sets_wide
-                    || (union | pattern.all_extras).count_ones() as usize != degree
+                    || naked_set.count_ones() as usize != degree
                 {
                     continue;
                 }
-                let naked_set = union | pattern.all_extras;
-                let mut eliminations: Vec<Candidate> = unit_cells
+                let mut eliminations: Vec<Candidate> = members
                     .iter()
                     .enumerate()
                     .filter(|&(i, _)| chosen >> i & 1 == 0)
@@ -288,7 +289,7 @@ fn type3(grid: &Candidates, pattern: &BugPattern, sink: &mut Sink<'_>) -> Contro
                     continue;
                 }
                 eliminations.sort_unstable();
-                let naked_cells: Vec<usize> = bits(chosen).map(|i| unit_cells[i]).collect();
+                let naked_cells: Vec<usize> = bits(chosen).map(|i| members[i]).collect();
                 sink(Step {
                     technique: Technique::Bug,
                     name: "BUG type 3".to_string(),
@@ -339,6 +340,30 @@ mod tests {
         assert_eq!(step.name, "BUG type 4");
         assert_eq!(step.difficulty, Difficulty(57));
         assert_eq!(step.outcome(), "r1c2<>5, r1c7<>8");
+    }
+
+    #[test]
+    fn bug_cells_sharing_their_extra_digit_remove_it_from_common_peers() {
+        let grid = position(
+            "...923147.9.467258724815369.8.14.975..759.813..93786246..789.32.7.231.96932654781",
+            "",
+        );
+        let step = first_step(Technique::Bug, &grid).expect("SE's BUG type 2");
+        assert_eq!(step.name, "BUG type 2");
+        assert_eq!(step.difficulty, Difficulty(57));
+        assert_eq!(step.outcome(), "r7c3<>5, r8c3<>5");
+    }
+
+    #[test]
+    fn extra_digits_make_a_naked_set_with_other_cells() {
+        let grid = position(
+            "4371689256.92.3..42.8..9...9753214683846.7...126.847.3793.15...542..6.178617.25.9",
+            "r7c7<>8",
+        );
+        let step = first_step(Technique::Bug, &grid).expect("SE's BUG type 3");
+        assert_eq!(step.name, "BUG type 3");
+        assert_eq!(step.difficulty, Difficulty(58));
+        assert_eq!(step.outcome(), "r3c4<>5, r3c9<>1");
     }
 
     #[test]

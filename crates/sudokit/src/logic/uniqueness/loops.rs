@@ -6,6 +6,7 @@
 use std::ops::ControlFlow;
 
 use super::{bits, colex_subsets, digit_list, se_tenths, BOX_ROW_COLUMN};
+use crate::logic::candidates::full_mask;
 use crate::logic::step::{cell_list, unit_name};
 use crate::logic::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
@@ -430,7 +431,7 @@ impl LoopSearch<'_> {
         };
         let (index1, index2) = (index_of(c1), index_of(c2));
         let places = |digit: usize| grid.positions(unit, digit as u8 + 1) & !(1 << index2);
-        let remaining: Vec<usize> = bits(!(self.pair | extras) & grid_digits(grid))
+        let remaining: Vec<usize> = bits(!(self.pair | extras) & full_mask(grid.side()))
             .filter(|&d| places(d) != 0)
             .collect();
         let pair_places = bits(self.pair).fold(0, |m, d| m | places(d));
@@ -458,11 +459,6 @@ impl LoopSearch<'_> {
             self.add(&[c1, c2], rescue, added, eliminations);
         }
     }
-}
-
-/// Every digit of the grid as a mask.
-fn grid_digits(grid: &Candidates) -> u64 {
-    crate::logic::candidates::full_mask(grid.side())
 }
 
 /// A set of units (up to 256, three per digit of the largest grids).
@@ -626,6 +622,32 @@ mod tests {
             "Unique Loop type 3",
             46,
             "r7c7<>4, r7c7<>7, r7c7<>8, r7c7<>9",
+        );
+    }
+
+    #[test]
+    fn longer_loops_as_se_takes_them() {
+        assert_first(
+            ".85.39.1.1.7.25938329178654953217486218.64..3.7.8.3...8....23..7.2.418655...86..9",
+            "",
+            "Unique Loop 8 type 3",
+            47,
+            "r7c8<>7",
+        );
+        assert_first(
+            "2.8.7..4.9.1.4..6.....3.1..3.2.9.4...9521....1..35..9.82946.73.513789624647.239.8",
+            "r1c9<>5 r2c9<>5 r3c2<>7 r3c8<>5 r3c9<>5 r3c9<>7 r4c8<>7 r4c8<>8 r4c9<>6 \
+             r4c9<>7 r5c6<>7 r5c9<>7",
+            "Unique Loop 8 type 4",
+            47,
+            "r1c4<>5, r1c6<>5",
+        );
+        assert_first(
+            "71854.93..361.7.5445...3.1.174358..9.2.46157868572914354.9...81.618.549.897.143.5",
+            "r3c7<>6",
+            "Unique Loop 10 type 2",
+            50,
+            "r3c7<>7, r8c9<>7",
         );
     }
 
