@@ -208,7 +208,6 @@ impl Cluster<'_> {
 mod tests {
     use super::*;
     use crate::logic::Difficulty;
-    use crate::Puzzle;
 
     /// The steps of [`simple`] on `grid`.
     fn steps(grid: &Candidates) -> Vec<Step> {
@@ -220,22 +219,7 @@ mod tests {
         found
     }
 
-    /// An empty 9×9 grid with `digit` removed from every cell but `keep`.
-    fn only(digit: u8, keep: &[usize]) -> Candidates {
-        let p: Puzzle = ".".repeat(81).parse().unwrap();
-        let mut grid = Candidates::new(&p).unwrap();
-        for cell in 0..81 {
-            if !keep.contains(&cell) {
-                grid.eliminate(cell, digit);
-            }
-        }
-        grid
-    }
-
-    /// Row-major index of `r{row}c{column}` (1-based).
-    fn rc(row: usize, column: usize) -> usize {
-        (row - 1) * 9 + column - 1
-    }
+    use crate::logic::test_support::{only, rc};
 
     #[test]
     fn colour_trap() {

@@ -35,6 +35,8 @@ mod single_digit;
 mod singles;
 mod step;
 mod subsets;
+#[cfg(test)]
+mod test_support;
 mod uniqueness;
 mod wings;
 

@@ -484,22 +484,7 @@ mod tests {
         found
     }
 
-    /// An empty 9×9 grid with `digit` removed from every cell but `keep`.
-    fn only(digit: u8, keep: &[usize]) -> Candidates {
-        let p: Puzzle = ".".repeat(81).parse().unwrap();
-        let mut grid = Candidates::new(&p).unwrap();
-        for cell in 0..81 {
-            if !keep.contains(&cell) {
-                grid.eliminate(cell, digit);
-            }
-        }
-        grid
-    }
-
-    /// Row-major index of `r{row}c{column}` (1-based).
-    fn rc(row: usize, column: usize) -> usize {
-        (row - 1) * 9 + column - 1
-    }
+    use crate::logic::test_support::{only, rc};
 
     #[test]
     fn chain_lengths_add_se_increments() {
