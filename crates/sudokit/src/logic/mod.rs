@@ -28,6 +28,7 @@ mod candidates;
 mod chains;
 mod coloring;
 mod fish;
+mod forcing;
 mod intersections;
 mod puzzle;
 mod rate;
@@ -272,14 +273,16 @@ impl Technique {
             Technique::AlignedPair => aligned::exclusion(grid, 2, sink),
             Technique::ForcingChain => chains::cycles_and_chains(grid, sink),
             Technique::AlignedTriple => aligned::exclusion(grid, 3, sink),
-            Technique::Nishio => chains::nishio(grid, sink),
-            Technique::MultipleForcingChain => chains::multiple(grid, sink),
-            Technique::DynamicForcingChain => chains::dynamic(grid, 0, sink),
-            Technique::DynamicForcingChainPlus => chains::dynamic(grid, 1, sink),
-            Technique::NestedForcingChain => chains::dynamic(grid, 2, sink),
-            Technique::NestedMultipleChain => chains::dynamic(grid, 3, sink),
-            Technique::NestedDynamicChain => chains::dynamic(grid, 4, sink),
-            Technique::NestedPlusChain => chains::dynamic(grid, 5, sink),
+            Technique::Nishio => forcing::find(grid, forcing::Mode::Nishio, sink),
+            Technique::MultipleForcingChain => forcing::find(grid, forcing::Mode::Multiple, sink),
+            Technique::DynamicForcingChain => forcing::find(grid, forcing::Mode::Dynamic, sink),
+            Technique::DynamicForcingChainPlus => {
+                forcing::find(grid, forcing::Mode::DynamicPlus, sink)
+            }
+            Technique::NestedForcingChain => forcing::nested(grid, 2, sink),
+            Technique::NestedMultipleChain => forcing::nested(grid, 3, sink),
+            Technique::NestedDynamicChain => forcing::nested(grid, 4, sink),
+            Technique::NestedPlusChain => forcing::nested(grid, 5, sink),
             Technique::FinnedFish => fish::finned(grid, sink),
             Technique::Skyscraper => single_digit::skyscraper(grid, sink),
             Technique::TwoStringKite => single_digit::kite(grid, sink),
