@@ -106,9 +106,10 @@ fn locking(view: &View<'_>, found: &mut Vec<Elimination>) {
             let unit1 = first1 + i1;
             for i2 in 0..side {
                 let unit2 = first2 + i2;
-                let crosses = geometry.unit(unit1).iter().any(|&c| {
-                    geometry.units_of(c as usize).contains(&(unit2 as u16))
-                });
+                let crosses = geometry
+                    .unit(unit1)
+                    .iter()
+                    .any(|&c| geometry.units_of(c as usize).contains(&(unit2 as u16)));
                 if !crosses {
                     continue;
                 }
@@ -176,7 +177,8 @@ fn hidden_pairs(view: &View<'_>, found: &mut Vec<Elimination>) {
                 if both >> i & 1 == 1 {
                     let c = c as usize;
                     let others = view.current[c] & !pair_mask;
-                    removable.extend(crate::logic::candidates::bits(others).map(|d| (c, d as u8 + 1)));
+                    removable
+                        .extend(crate::logic::candidates::bits(others).map(|d| (c, d as u8 + 1)));
                 }
             }
             let mut parents = Vec::new();

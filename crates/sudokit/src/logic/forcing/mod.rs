@@ -29,7 +29,18 @@ use super::chains::{length_added, tenths};
 use super::step::{cell_name, unit_name};
 use super::{Candidate, Candidates, Sink, Step, Technique};
 use crate::grid::Geometry;
-use outcome::{key, AncestorCounter, Cause, Node, Outcome};
+use outcome::{key, AncestorCounter, Node, Outcome};
+
+/// Why a candidate is implied on or off: which candidates the
+/// implication also relies on in a dynamic chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cause {
+    /// The cell's other digits are off (on), or another digit is on (off).
+    Cell,
+    /// The digit's other places in the unit are off (on), or it is placed
+    /// elsewhere in the unit (off).
+    Unit(u16),
+}
 
 /// Which of SE's chaining producers runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,11 +172,6 @@ pub(super) fn find(grid: &Candidates, mode: Mode, sink: &mut Sink<'_>) -> Contro
     ControlFlow::Continue(())
 }
 
-/// SE's nested chains (levels 2 to 5): not written yet.
-pub(super) fn nested(_grid: &Candidates, _level: u8, _sink: &mut Sink<'_>) -> ControlFlow<()> {
-    ControlFlow::Continue(())
-}
-
 /// The search state over one grid.
 struct Engine<'g> {
     grid: &'g Candidates,
@@ -257,7 +263,7 @@ impl<'g> Engine<'g> {
         let contradictions = self.mode.dynamic() || self.mode.nishio();
         let doubles = count >= 3 && self.mode.dynamic() && !self.mode.nishio();
         let mut on = self.outcome();
-        let start = on.create(cell, digit, true, Cause::Assumed, &[]);
+        let start = on.create(cell, digit, true, &[]);
         on.insert(self.side, start);
         if let Some((a, b)) = self.chain(&mut on) {
             if contradictions {
@@ -266,13 +272,20 @@ impl<'g> Engine<'g> {
             }
         }
         let mut off = self.outcome();
-        let start = off.create(cell, digit, false, Cause::Assumed, &[]);
+        let start = off.create(cell, digit, false, &[]);
         off.insert(self.side, start);
         if let Some((a, b)) = self.chain(&mut off) {
             if contradictions {
                 let removable = self.others(cell, digit);
                 let placement = Some(Candidate::new(cell, digit));
-                self.push_contradiction(hints, &off, (a, b), (cell, digit, false), placement, removable);
+                self.push_contradiction(
+                    hints,
+                    &off,
+                    (a, b),
+                    (cell, digit, false),
+                    placement,
+                    removable,
+                );
             }
         }
         if doubles {
@@ -283,7 +296,14 @@ impl<'g> Engine<'g> {
                 if let Some(from_off) = off.get(k) {
                     let removable = self.others(n.cell.into(), n.digit);
                     let placement = Some(Candidate::new(n.cell.into(), n.digit));
-                    self.push_double(hints, (&on, from_on), (&off, from_off), (cell, digit), placement, removable);
+                    self.push_double(
+                        hints,
+                        (&on, from_on),
+                        (&off, from_off),
+                        (cell, digit),
+                        placement,
+                        removable,
+                    );
                 }
             }
             for i in 0..on.off.len() {
@@ -292,7 +312,14 @@ impl<'g> Engine<'g> {
                 let k = self.key(n.cell.into(), n.digit, false);
                 if let Some(from_off) = off.get(k) {
                     let removable = vec![Candidate::new(n.cell.into(), n.digit)];
-                    self.push_double(hints, (&on, from_on), (&off, from_off), (cell, digit), None, removable);
+                    self.push_double(
+                        hints,
+                        (&on, from_on),
+                        (&off, from_off),
+                        (cell, digit),
+                        None,
+                        removable,
+                    );
                 }
             }
         }
@@ -337,7 +364,10 @@ impl<'g> Engine<'g> {
                 (format!("{target} on"), outcome.path(a)),
                 (format!("{target} off"), outcome.path(b)),
             ],
-            format!("assuming {assumed} makes {} both true and false", cell_name(self.side, n.cell.into())),
+            format!(
+                "assuming {assumed} makes {} both true and false",
+                cell_name(self.side, n.cell.into())
+            ),
         ));
     }
 
@@ -355,8 +385,8 @@ impl<'g> Engine<'g> {
         if removable.is_empty() {
             return;
         }
-        let complexity =
-            self.counter.count(self.side, on, from_on) + self.counter.count(self.side, off, from_off);
+        let complexity = self.counter.count(self.side, on, from_on)
+            + self.counter.count(self.side, off, from_off);
         let name = cell_name(self.side, cell);
         hints.push(self.hint(
             Kind::Double,
@@ -414,7 +444,7 @@ impl<'g> Engine<'g> {
             for i in super::candidates::bits(places).skip(1) {
                 let other = usize::from(cells[i]);
                 let mut outcome = self.outcome();
-                let start = outcome.create(other, digit, true, Cause::Assumed, &[]);
+                let start = outcome.create(other, digit, true, &[]);
                 outcome.insert(self.side, start);
                 self.chain(&mut outcome);
                 others.push((other, outcome));
@@ -436,8 +466,16 @@ impl<'g> Engine<'g> {
                             complexity += self.counter.count(self.side, o, at);
                             branches.push((cell_name(self.side, *other), o.path(at)));
                         }
-                        let premise = format!("{digit} goes somewhere in {}", unit_name(self.side, unit));
-                        hints.push(self.hint(Kind::Region, complexity, placement, removable, branches, premise));
+                        let premise =
+                            format!("{digit} goes somewhere in {}", unit_name(self.side, unit));
+                        hints.push(self.hint(
+                            Kind::Region,
+                            complexity,
+                            placement,
+                            removable,
+                            branches,
+                            premise,
+                        ));
                     }
                 }
             }
@@ -452,7 +490,10 @@ impl<'g> Engine<'g> {
     fn conclusion(&self, n: &Node) -> (Option<Candidate>, Vec<Candidate>) {
         let cell = usize::from(n.cell);
         if n.on {
-            (Some(Candidate::new(cell, n.digit)), self.others(cell, n.digit))
+            (
+                Some(Candidate::new(cell, n.digit)),
+                self.others(cell, n.digit),
+            )
         } else {
             (None, vec![Candidate::new(cell, n.digit)])
         }
@@ -480,10 +521,20 @@ impl<'g> Engine<'g> {
                 for (digit, o) in by_digit {
                     let at = o.get(k).expect("checked above");
                     complexity += self.counter.count(self.side, o, at);
-                    branches.push((format!("{}={digit}", cell_name(self.side, cell)), o.path(at)));
+                    branches.push((
+                        format!("{}={digit}", cell_name(self.side, cell)),
+                        o.path(at),
+                    ));
                 }
                 let premise = format!("{} holds one of its digits", cell_name(self.side, cell));
-                hints.push(self.hint(Kind::Cell, complexity, placement, removable, branches, premise));
+                hints.push(self.hint(
+                    Kind::Cell,
+                    complexity,
+                    placement,
+                    removable,
+                    branches,
+                    premise,
+                ));
             }
         }
     }
@@ -518,17 +569,22 @@ impl<'g> Engine<'g> {
 
     /// Follows "on" node `p`: its peers' and its cell's other candidates
     /// go off. A contradiction when one of them is already on.
-    fn expand_on(&mut self, outcome: &mut Outcome, p: u32, pending_off: &mut VecDeque<u32>) -> Option<(u32, u32)> {
+    fn expand_on(
+        &mut self,
+        outcome: &mut Outcome,
+        p: u32,
+        pending_off: &mut VecDeque<u32>,
+    ) -> Option<(u32, u32)> {
         let n = *outcome.node(p);
         self.on_to_off(&n);
         for i in 0..self.implied.len() {
-            let (cell, digit, cause) = self.implied[i];
+            let (cell, digit, _) = self.implied[i];
             if let Some(q) = outcome.get(self.key(cell, digit, true)) {
-                let off = outcome.create(cell, digit, false, cause, &[p]);
+                let off = outcome.create(cell, digit, false, &[p]);
                 return Some((q, off));
             }
             if outcome.get(self.key(cell, digit, false)).is_none() {
-                let id = outcome.create(cell, digit, false, cause, &[p]);
+                let id = outcome.create(cell, digit, false, &[p]);
                 outcome.insert(self.side, id);
                 pending_off.push_back(id);
             }
@@ -540,7 +596,12 @@ impl<'g> Engine<'g> {
     /// place of its digit in its units go on (then, in dynamic modes, the
     /// candidate is removed from the grid). A contradiction when one of
     /// them is already off.
-    fn expand_off(&mut self, outcome: &mut Outcome, p: u32, pending_on: &mut VecDeque<u32>) -> Option<(u32, u32)> {
+    fn expand_off(
+        &mut self,
+        outcome: &mut Outcome,
+        p: u32,
+        pending_on: &mut VecDeque<u32>,
+    ) -> Option<(u32, u32)> {
         let n = *outcome.node(p);
         self.off_to_on(&n);
         if self.mode.dynamic() {
@@ -552,11 +613,11 @@ impl<'g> Engine<'g> {
             self.parents.push(p);
             self.hidden_parents(outcome, cell, digit, cause);
             if let Some(q) = outcome.get(self.key(cell, digit, false)) {
-                let on = outcome.create(cell, digit, true, cause, &self.parents);
+                let on = outcome.create(cell, digit, true, &self.parents);
                 return Some((on, q));
             }
             if outcome.get(self.key(cell, digit, true)).is_none() {
-                let id = outcome.create(cell, digit, true, cause, &self.parents);
+                let id = outcome.create(cell, digit, true, &self.parents);
                 outcome.insert(self.side, id);
                 pending_on.push_back(id);
             }
@@ -600,7 +661,8 @@ impl<'g> Engine<'g> {
         let bit = 1u64 << (n.digit - 1);
         if !self.mode.nishio() && self.work[cell].count_ones() == 2 {
             let other = self.work[cell] & !bit;
-            self.implied.push((cell, other.trailing_zeros() as u8 + 1, Cause::Cell));
+            self.implied
+                .push((cell, other.trailing_zeros() as u8 + 1, Cause::Cell));
         }
         let geometry = self.geometry();
         let [row, col, bx] = geometry.units_of(cell);
@@ -612,7 +674,11 @@ impl<'g> Engine<'g> {
                 .filter(|&c| self.work[c] & bit != 0);
             if let (Some(a), Some(b), None) = (places.next(), places.next(), places.next()) {
                 let other = if a == cell { b } else { a };
-                if !self.implied.iter().any(|&(c, d, _)| c == other && d == n.digit) {
+                if !self
+                    .implied
+                    .iter()
+                    .any(|&(c, d, _)| c == other && d == n.digit)
+                {
                     self.implied.push((other, n.digit, Cause::Unit(unit)));
                 }
             }
@@ -650,7 +716,6 @@ impl<'g> Engine<'g> {
                     }
                 }
             }
-            Cause::Assumed | Cause::Advanced => {}
         }
     }
 
@@ -658,8 +723,12 @@ impl<'g> Engine<'g> {
     /// rule that finds some in the grid as the chain reduced it, added to
     /// the outcome as "off" nodes (those not there yet). Their ids.
     fn advanced(&mut self, outcome: &mut Outcome) -> Vec<u32> {
-        let values: Vec<u8> = (0..self.grid.cell_count()).map(|c| self.grid.value(c)).collect();
-        let source: Vec<u64> = (0..self.grid.cell_count()).map(|c| self.grid.mask(c)).collect();
+        let values: Vec<u8> = (0..self.grid.cell_count())
+            .map(|c| self.grid.value(c))
+            .collect();
+        let source: Vec<u64> = (0..self.grid.cell_count())
+            .map(|c| self.grid.mask(c))
+            .collect();
         let view = advanced::View {
             geometry: self.geometry(),
             values: &values,
@@ -676,7 +745,7 @@ impl<'g> Engine<'g> {
                 .iter()
                 .filter_map(|&(c, d)| outcome.get(self.key(c, d, false)))
                 .collect();
-            let id = outcome.create(e.cell, e.digit, false, Cause::Advanced, &parents);
+            let id = outcome.create(e.cell, e.digit, false, &parents);
             outcome.insert(self.side, id);
             added.push(id);
         }
@@ -728,7 +797,11 @@ impl<'g> Engine<'g> {
 /// A node's name: `r1c2=5` when on, `r1c2<>5` when off.
 fn node_name(side: usize, node: &Node) -> String {
     let op = if node.on { "=" } else { "<>" };
-    format!("{}{op}{}", cell_name(side, usize::from(node.cell)), node.digit)
+    format!(
+        "{}{op}{}",
+        cell_name(side, usize::from(node.cell)),
+        node.digit
+    )
 }
 
 #[cfg(test)]
@@ -739,13 +812,42 @@ mod tests {
     /// Positions where SE applies one of these producers: (puzzle, SE's
     /// earlier effects, producer, SE's difficulty in tenths, SE's
     /// effects).
-    const SE_STEPS: &[(&str, &str, Mode, u16, &str)] = &[(
-        "....4...1...2.9..3.731.........8.62..6....83.8.......4.5..1..9.7.16....23.2......",
-        "r7c6=2 r1c2<>9 r4c2<>9 r6c2<>9 r6c2<>1 r6c6<>1 r7c9<>6 r8c2<>8 r7c7<>7",
-        Mode::Nishio,
-        76,
-        "r1c8<>8",
-    )];
+    const SE_STEPS: &[(&str, &str, Mode, u16, &str)] = &[
+        (
+            "....4...1...2.9..3.731.........8.62..6....83.8.......4.5..1..9.7.16....23.2......",
+            "r7c6=2 r1c2<>9 r4c2<>9 r6c2<>9 r6c2<>1 r6c6<>1 r7c9<>6 r8c2<>8 r7c7<>7",
+            Mode::Nishio,
+            76,
+            "r1c8<>8",
+        ),
+        (
+            ".2...6.....758......5....34..8.....3..1735.8....9........8..........175.2....3.1.",
+            "r1c4=3 r6c3=2 r6c6=8 r7c7=3 r8c3=3 r2c9=1 r1c5<>7 r4c7<>2 r4c8<>2 r7c1<>6 r7c2<>6 \
+             r8c1<>6 r8c2<>6 r9c2<>6 r1c9<>8 r1c9<>9 r6c9<>6 r9c7<>8 r9c9=8 r9c2<>4 r9c2<>9 \
+             r9c5<>4 r9c5<>6 r9c5<>9 r7c1<>4 r7c1<>9 r7c2<>4 r7c2<>9 r7c3<>4 r7c6<>4 r2c6<>2 \
+             r3c7<>2 r5c7<>4 r4c1<>4 r4c2<>4 r6c1<>4 r6c2<>4 r7c8<>6 r4c8<>4",
+            Mode::Multiple,
+            82,
+            "r9c7<>6",
+        ), // Region Forcing Chains: 6 in box 9
+        (
+            ".....8.294..7.........2.1..85.3..7..6......91.1......85.....4...9...3.....765....",
+            "r9c7=9 r3c4<>4 r3c6<>4 r3c1<>7 r3c2<>7 r3c8<>3 r3c8<>5 r3c8<>6 r3c8<>8 r3c9<>3 \
+             r3c9<>5 r3c9<>6 r2c2<>8 r2c3<>8 r1c1<>3 r1c2<>3 r1c3<>3 r2c2<>3 r2c3<>3 r9c2<>2 \
+             r7c2<>2 r5c4<>4 r5c5<>4 r9c2<>3 r9c8<>3 r3c6<>9 r1c5<>6 r3c2<>6 r3c3<>6 r3c6=6 r6c4<>5",
+            Mode::Dynamic,
+            89,
+            "r8c3<>1",
+        ), // Dynamic Region Forcing Chains: 1 in row 8
+        (
+            "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5",
+            "r9c8=3 r7c1<>4 r7c2<>4 r7c3<>4 r5c1<>4 r2c6<>6 r5c4<>4 r6c5<>8 r2c4<>6 r5c3<>8 \
+             r4c6<>9 r7c6<>6",
+            Mode::DynamicPlus,
+            97,
+            "r1c3<>5",
+        ), // Dynamic Region Forcing Chains (+): 5 in column 3
+    ];
 
     /// The first step `mode` reports.
     fn first(grid: &Candidates, mode: Mode) -> Option<Step> {
@@ -761,7 +863,8 @@ mod tests {
     fn first_steps_are_se_s() {
         for &(puzzle, before, mode, tenths, effects) in SE_STEPS {
             let grid = replay(puzzle, before);
-            let step = first(&grid, mode).unwrap_or_else(|| panic!("{mode:?} finds nothing in {puzzle}"));
+            let step =
+                first(&grid, mode).unwrap_or_else(|| panic!("{mode:?} finds nothing in {puzzle}"));
             assert_eq!(step.outcome().replace(',', ""), effects, "{step}");
             assert_eq!(step.difficulty.0, tenths, "{step}");
         }

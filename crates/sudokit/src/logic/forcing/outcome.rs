@@ -5,22 +5,6 @@
 /// No node: the slot of a candidate not (yet) implied.
 pub(super) const NONE: u32 = u32::MAX;
 
-/// Why a candidate is implied on or off; SE uses it to find what a chain
-/// relies on when it is nested in another one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Cause {
-    /// The assumption the chain starts from.
-    Assumed,
-    /// The cell's other digits are off (on), or another digit is on (off).
-    Cell,
-    /// The digit's other places in the unit are off (on), or it is placed
-    /// elsewhere in the unit (off).
-    Unit(u16),
-    /// A pattern (locked candidates, a pair, an X-Wing) in the grid as
-    /// the chain has reduced it.
-    Advanced,
-}
-
 /// One implication: a candidate on or off, why, and what implied it.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Node {
@@ -30,8 +14,6 @@ pub(super) struct Node {
     pub digit: u8,
     /// Whether the candidate is implied on (true) or off.
     pub on: bool,
-    /// Why.
-    pub cause: Cause,
     /// Where the node's parents start in [`Outcome::parents`].
     first_parent: u32,
     /// How many parents (the first is the main one).
@@ -101,12 +83,11 @@ impl Outcome {
     }
 
     /// Creates a node (not yet in the sets); its id.
-    pub fn create(&mut self, cell: usize, digit: u8, on: bool, cause: Cause, parents: &[u32]) -> u32 {
+    pub fn create(&mut self, cell: usize, digit: u8, on: bool, parents: &[u32]) -> u32 {
         self.nodes.push(Node {
             cell: cell as u16,
             digit,
             on,
-            cause,
             first_parent: self.parents.len() as u32,
             parent_count: parents.len() as u32,
         });
