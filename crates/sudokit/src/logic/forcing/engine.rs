@@ -602,9 +602,9 @@ impl<'g> Engine<'g> {
             source: &self.base,
             current: &self.work,
         };
-        let mut found: Vec<(usize, u8, Vec<(usize, u8)>, u32)> = advanced::eliminations(&view)
+        let mut found: Vec<(advanced::Elimination, u32)> = advanced::eliminations(&view)
             .into_iter()
-            .map(|e| (e.cell, e.digit, e.parents, NONE))
+            .map(|e| (e, NONE))
             .collect();
         if found.is_empty() && self.mode.level() >= 2 {
             let reduced = self.grid.with_masks(&self.work);
@@ -626,7 +626,12 @@ impl<'g> Engine<'g> {
                     });
                     let index = (self.nested.len() - 1) as u32;
                     for c in &hint.removable {
-                        found.push((c.cell, c.digit, hint.parents.clone(), index));
+                        let elimination = advanced::Elimination {
+                            cell: c.cell,
+                            digit: c.digit,
+                            parents: hint.parents.clone(),
+                        };
+                        found.push((elimination, index));
                     }
                 }
                 if !found.is_empty() {
@@ -635,7 +640,15 @@ impl<'g> Engine<'g> {
             }
         }
         let mut added = Vec::new();
-        for (cell, digit, parents, index) in found {
+        for (
+            advanced::Elimination {
+                cell,
+                digit,
+                parents,
+            },
+            index,
+        ) in found
+        {
             if outcome.get(self.key(cell, digit, false)).is_some() {
                 continue;
             }
