@@ -13,6 +13,7 @@ use std::ops::ControlFlow;
 use super::forcing::NestedHint;
 use super::step::cell_name;
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
+use crate::budget::Budget;
 
 /// No parent: the node is the chain's start.
 const ROOT: u32 = u32::MAX;
@@ -133,8 +134,13 @@ struct Search<'g> {
 
 /// SE's "Forcing Chains & Cycles": X-cycles, Y-cycles, XY-cycles and
 /// forcing X- and XY-chains, reported easiest first in SE's order.
-pub(super) fn cycles_and_chains(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
-    for hint in sorted_hints(grid) {
+/// Gives up (with the hints found so far) once `budget` is spent.
+pub(super) fn cycles_and_chains(
+    grid: &Candidates,
+    budget: &Budget,
+    sink: &mut Sink<'_>,
+) -> ControlFlow<()> {
+    for hint in sorted_hints(grid, budget) {
         sink(hint.step(grid.side()))?;
     }
     ControlFlow::Continue(())
@@ -143,8 +149,8 @@ pub(super) fn cycles_and_chains(grid: &Candidates, sink: &mut Sink<'_>) -> Contr
 /// The conclusions of SE's "Forcing Chains & Cycles" on `grid`, a grid
 /// reduced by an outer dynamic chain that started from the candidates
 /// `initial`, in SE's order (for SE's nested chains).
-pub(super) fn nested_hints(grid: &Candidates, initial: &[u64]) -> Vec<NestedHint> {
-    sorted_hints(grid)
+pub(super) fn nested_hints(grid: &Candidates, initial: &[u64], budget: &Budget) -> Vec<NestedHint> {
+    sorted_hints(grid, budget)
         .into_iter()
         .map(|hint| {
             let chains = nested_chains(grid, &hint.path, hint.cycle);
@@ -171,7 +177,7 @@ pub(super) fn nested_hints(grid: &Candidates, initial: &[u64]) -> Vec<NestedHint
 }
 
 /// Every hint of the producer, sorted as SE sorts them, each removal once.
-fn sorted_hints(grid: &Candidates) -> Vec<Hint> {
+fn sorted_hints(grid: &Candidates, budget: &Budget) -> Vec<Hint> {
     let mut search = Search::new(grid);
     let mut hints = Vec::new();
     for links in [
@@ -180,6 +186,9 @@ fn sorted_hints(grid: &Candidates) -> Vec<Hint> {
         Links { y: true, x: true },
     ] {
         for cell in grid.empty_cells().filter(|&c| grid.count(c) > 1) {
+            if budget.is_spent() {
+                break;
+            }
             for digit in 1..=grid.side() as u8 {
                 if grid.has(cell, digit) {
                     search.unary(cell, digit, links, &mut hints);

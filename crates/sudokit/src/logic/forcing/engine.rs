@@ -4,6 +4,7 @@
 use super::advanced;
 use super::outcome::{key, AncestorWalk, Cause, Node, Outcome, NONE};
 use super::{Hint, Kind, Mode, Premise};
+use crate::budget::Budget;
 use crate::grid::Geometry;
 use crate::logic::chains::length_added;
 use crate::logic::{Candidate, Candidates};
@@ -19,6 +20,8 @@ struct NestedRef {
 pub(super) struct Engine<'g> {
     /// The grid searched.
     grid: &'g Candidates,
+    /// When to give up.
+    budget: &'g Budget,
     mode: Mode,
     side: usize,
     /// In a nested search: the candidates the outer chain started from
@@ -48,11 +51,17 @@ pub(super) struct Engine<'g> {
 impl<'g> Engine<'g> {
     /// A search of `mode` over `grid`; `initial` for a nested search (see
     /// [`Engine::initial`]).
-    pub fn new(grid: &'g Candidates, mode: Mode, initial: Option<&'g [u64]>) -> Engine<'g> {
+    pub fn new(
+        grid: &'g Candidates,
+        mode: Mode,
+        initial: Option<&'g [u64]>,
+        budget: &'g Budget,
+    ) -> Engine<'g> {
         let side = grid.side();
         let keys = grid.cell_count() * side * 2;
         Engine {
             grid,
+            budget,
             mode,
             side,
             initial,
@@ -96,6 +105,9 @@ impl<'g> Engine<'g> {
         let mut hints = Vec::new();
         let grid = self.grid;
         for cell in grid.empty_cells() {
+            if self.budget.is_spent() {
+                break;
+            }
             let count = grid.count(cell);
             if !(count > 2 || (count > 1 && self.mode.dynamic())) {
                 continue;
@@ -606,8 +618,8 @@ impl<'g> Engine<'g> {
             };
             for &producer in producers {
                 let hints = match producer {
-                    None => crate::logic::chains::nested_hints(&reduced, &self.base),
-                    Some(mode) => super::nested_hints(&reduced, mode, &self.base),
+                    None => crate::logic::chains::nested_hints(&reduced, &self.base, self.budget),
+                    Some(mode) => super::nested_hints(&reduced, mode, &self.base, self.budget),
                 };
                 for hint in hints.into_iter().filter(|h| !h.parents.is_empty()) {
                     self.nested.push(NestedRef {
