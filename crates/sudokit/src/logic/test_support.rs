@@ -1,13 +1,18 @@
 //! Fixtures shared by the techniques' unit tests.
 
 use super::Candidates;
-use crate::Puzzle;
+use crate::{Puzzle, Shape};
 
 /// An empty 9×9 grid with `digit` removed from every cell but `keep`.
 pub(super) fn only(digit: u8, keep: &[usize]) -> Candidates {
-    let p: Puzzle = ".".repeat(81).parse().unwrap();
-    let mut grid = Candidates::new(&p).unwrap();
-    for cell in 0..81 {
+    only_in(Shape::new(3, 3).unwrap(), digit, keep)
+}
+
+/// An empty grid of `shape` with `digit` removed from every cell but
+/// `keep`.
+pub(super) fn only_in(shape: Shape, digit: u8, keep: &[usize]) -> Candidates {
+    let mut grid = Candidates::new(&Puzzle::empty(shape)).unwrap();
+    for cell in 0..shape.cell_count() {
         if !keep.contains(&cell) {
             grid.eliminate(cell, digit);
         }
