@@ -233,8 +233,8 @@ const FIN_TENTHS: u16 = 1;
 const SASHIMI_TENTHS: u16 = 2;
 
 /// Finned and sashimi fish of 2, 3 and 4 lines (up to half the side),
-/// smallest first; base lines columns then rows, line tuples in colex
-/// order, digits ascending, fin sets in colex order.
+/// smallest first; base lines columns then rows, digits ascending, line
+/// tuples in colex order, fin sets box band by box band.
 ///
 /// In `k` base lines, each with at least two places of the digit, the
 /// places lie on `k` cover lines apart from some fins, all in one box, and
@@ -252,37 +252,63 @@ pub(super) fn finned(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> 
         // Unit kinds: 0 rows, 1 columns. Fins of row base lines lie in one
         // box, so in at most a box's width of columns; of column base lines,
         // in a box's height of rows.
-        for (base_kind, cover_kind, fin_span) in
-            [(1, 0, shape.box_rows()), (0, 1, shape.box_cols())]
-        {
-            for lines in combinations(size, side) {
-                for digit in 1..=side as u8 {
-                    let of_line = |i: usize| {
-                        positions[(base_kind * side + i) * side + usize::from(digit) - 1]
-                    };
-                    let mut union = 0;
-                    let mut each_two = true;
-                    for i in bits(lines) {
-                        each_two &= of_line(i).count_ones() >= 2;
-                        union |= of_line(i);
-                    }
+        // Unit kinds: 0 rows, 1 columns. The fins lie in one box: with row
+        // base lines, in one stack of box-width columns (their positions)
+        // and one band of box-height rows (their base lines); with column
+        // base lines the other way round.
+        for (base_kind, cover_kind, fin_span, line_span) in [
+            (1, 0, shape.box_rows(), shape.box_cols()),
+            (0, 1, shape.box_cols(), shape.box_rows()),
+        ] {
+            for digit in 1..=side as u8 {
+                let of_line =
+                    |i: usize| positions[(base_kind * side + i) * side + usize::from(digit) - 1];
+                // A base line has two places at least, and no more than the
+                // covers and the fins can hold.
+                let eligible: Vec<usize> = (0..side)
+                    .filter(|&i| {
+                        (2..=size + fin_span).contains(&(of_line(i).count_ones() as usize))
+                    })
+                    .collect();
+                for picked in combinations(size, eligible.len()) {
+                    let lines = bits(picked).fold(0, |m, i| m | 1 << eligible[i]);
+                    let union = bits(lines).fold(0, |m, i| m | of_line(i));
                     let fin_count = (union.count_ones() as usize).saturating_sub(size);
-                    if !each_two || fin_count == 0 || fin_count > fin_span {
+                    if fin_count == 0 || fin_count > fin_span {
                         continue;
                     }
-                    let spread: Vec<usize> = bits(union).collect();
-                    for picked in combinations(fin_count, spread.len()) {
-                        let fin_positions = bits(picked).fold(0, |m, i| m | 1 << spread[i]);
-                        let fish = Fish {
-                            digit,
-                            base_first: base_kind * side,
-                            lines,
-                            cover_first: cover_kind * side,
-                            covers: union & !fin_positions,
-                            size,
-                        };
-                        if let Some(step) = fish.finned_step(grid, &of_line, fin_positions) {
-                            sink(step)?;
+                    // Fin sets of `fin_count` positions in one band, band by
+                    // band, each band's in colex (ascending mask) order.
+                    for band in (0..side).step_by(fin_span) {
+                        let spare = union & band_mask(fin_span, band);
+                        let mut fin_positions: u64 = 0;
+                        loop {
+                            fin_positions = fin_positions.wrapping_sub(spare) & spare;
+                            if fin_positions == 0 {
+                                break;
+                            }
+                            if fin_positions.count_ones() as usize != fin_count {
+                                continue;
+                            }
+                            let finned_lines = bits(lines)
+                                .filter(|&i| of_line(i) & fin_positions != 0)
+                                .fold(0u64, |m, i| m | 1 << i);
+                            let first = finned_lines.trailing_zeros() as usize;
+                            if finned_lines & !band_mask(line_span, first - first % line_span) != 0
+                            {
+                                continue;
+                            }
+                            let fish = Fish {
+                                digit,
+                                base_first: base_kind * side,
+                                lines,
+                                cover_first: cover_kind * side,
+                                covers: union & !fin_positions,
+                                size,
+                            };
+                            if let Some(step) = fish.finned_step(grid, &of_line, fin_positions) {
+                                sink(step)?;
+                            }
                         }
                     }
                 }
@@ -290,6 +316,12 @@ pub(super) fn finned(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> 
         }
     }
     ControlFlow::Continue(())
+}
+
+/// The mask of `width` positions from `first` on (a box's stretch of a
+/// line).
+fn band_mask(width: usize, first: usize) -> u64 {
+    ((1u64 << width) - 1) << first
 }
 
 /// The number (`0..N`) of the line of the kind starting at unit `first`
@@ -557,5 +589,117 @@ mod tests {
                 vec![r(11, 9), r(11, 12), r(12, 9), r(12, 12)]
             )]
         );
+    }
+
+    /// What a finned fish proves, found the plain way: every digit, base
+    /// line set and cover set of every size; the base lines' places off the
+    /// covers are the fins. Every base line keeps a place on the covers and
+    /// every cover line holds one (else the fish is degenerate). Sorted
+    /// (digit, sashimi, eliminations, cells).
+    fn finned_by_brute_force(grid: &Candidates) -> Vec<(u8, bool, Vec<usize>, Vec<usize>)> {
+        let shape = grid.shape();
+        let side = shape.side();
+        let mut found = Vec::new();
+        for size in (2..=4).filter(|&size| 2 * size <= side) {
+            // The line of a cell: (its base line, its cover line).
+            let row_col = |c: usize| (shape.row_of(c), shape.col_of(c));
+            let col_row = |c: usize| (shape.col_of(c), shape.row_of(c));
+            for line_of in [&col_row as &dyn Fn(usize) -> (usize, usize), &row_col] {
+                for digit in 1..=side as u8 {
+                    let places: Vec<usize> = (0..shape.cell_count())
+                        .filter(|&c| grid.has(c, digit))
+                        .collect();
+                    for lines in combinations(size, side) {
+                        let on = |mask: u64, line: usize| mask >> line & 1 != 0;
+                        let base: Vec<usize> = places
+                            .iter()
+                            .copied()
+                            .filter(|&c| on(lines, line_of(c).0))
+                            .collect();
+                        let per_line = |i: usize| base.iter().filter(move |&&c| line_of(c).0 == i);
+                        if bits(lines).any(|i| per_line(i).count() < 2) {
+                            continue;
+                        }
+                        let used = base.iter().fold(0u64, |m, &c| m | 1 << line_of(c).1);
+                        for covers in combinations(size, side) {
+                            if covers & !used != 0 {
+                                continue;
+                            }
+                            let fins: Vec<usize> = base
+                                .iter()
+                                .copied()
+                                .filter(|&c| !on(covers, line_of(c).1))
+                                .collect();
+                            let kept = |i: usize| {
+                                per_line(i).filter(|&&c| on(covers, line_of(c).1)).count()
+                            };
+                            if fins.is_empty()
+                                || bits(lines).any(|i| kept(i) == 0)
+                                || fins
+                                    .iter()
+                                    .any(|&f| shape.box_of(f) != shape.box_of(fins[0]))
+                            {
+                                continue;
+                            }
+                            let eliminations: Vec<usize> = places
+                                .iter()
+                                .copied()
+                                .filter(|&c| {
+                                    shape.box_of(c) == shape.box_of(fins[0])
+                                        && on(covers, line_of(c).1)
+                                        && !on(lines, line_of(c).0)
+                                })
+                                .collect();
+                            if eliminations.is_empty() {
+                                continue;
+                            }
+                            let sashimi = bits(lines).any(|i| kept(i) == 1);
+                            let mut cells = base.clone();
+                            cells.sort_unstable();
+                            found.push((digit, sashimi, eliminations, cells));
+                        }
+                    }
+                }
+            }
+        }
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn finned_fish_agree_with_brute_force_along_solutions() {
+        // Puzzles whose human solutions take finned fish: 9×9, 8×8 (2×4
+        // boxes) and 6×6 (2×3 boxes), every grid of their solution paths.
+        let puzzles = [
+            ".3......4....9....78...431..4.7....696.....7.3..........6..7.2...5.82.3..1.5.9.8.",
+            ".1....592...9.6....4....7.....5......7...........936....3.4.8...2.185..71..2....5",
+            "6...1......1.48...6...2..3..5...21........8....1...6..57.8.731..",
+            "..6.4..........12..3.....2...15.4...",
+        ];
+        let solver = crate::logic::Solver::new(crate::logic::TechniqueSet::Human);
+        let mut compared = 0;
+        for text in puzzles {
+            let puzzle: crate::Puzzle = text.parse().unwrap();
+            let budget = crate::budget::Budget::unlimited();
+            solver
+                .walk(&puzzle, &budget, |grid, _| {
+                    let mut fast = Vec::new();
+                    let _ = finned(grid, &mut |s| {
+                        let mut eliminations: Vec<usize> =
+                            s.eliminations.iter().map(|e| e.cell).collect();
+                        eliminations.sort_unstable();
+                        let mut cells = s.cells.clone();
+                        cells.sort_unstable();
+                        let digit = s.eliminations[0].digit;
+                        fast.push((digit, s.name.starts_with("Sashimi"), eliminations, cells));
+                        ControlFlow::Continue(())
+                    });
+                    fast.sort();
+                    compared += fast.len();
+                    assert_eq!(fast, finned_by_brute_force(grid), "{text}");
+                })
+                .unwrap();
+        }
+        assert!(compared > 0);
     }
 }
