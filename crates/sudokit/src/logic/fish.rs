@@ -351,7 +351,7 @@ fn line_positions(grid: &Candidates) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::test_support::only_in;
+    use crate::logic::test_support::{only_in, steps};
     use crate::Shape;
 
     /// A grid of `box_rows × box_cols` boxes where `digit` may go anywhere
@@ -391,27 +391,21 @@ mod tests {
 
     /// The first plain fish of `size` on `grid`.
     fn first(grid: &Candidates, size: usize) -> Option<Step> {
-        let mut found = None;
-        let _ = basic(grid, size, &mut |s| {
-            found = Some(s);
-            ControlFlow::Break(())
-        });
-        found
+        steps(grid, |g, sink| basic(g, size, sink))
+            .into_iter()
+            .next()
     }
 
     /// Every finned fish on `grid`: name, difficulty and eliminated cells.
     fn finned_steps(grid: &Candidates) -> Vec<(String, Difficulty, Vec<usize>)> {
-        let mut found = Vec::new();
-        let _ = finned(grid, &mut |s| {
-            assert_eq!(s.technique, Technique::FinnedFish);
-            found.push((
-                s.name.clone(),
-                s.difficulty,
-                s.eliminations.iter().map(|e| e.cell).collect(),
-            ));
-            ControlFlow::Continue(())
-        });
-        found
+        steps(grid, finned)
+            .into_iter()
+            .map(|s| {
+                assert_eq!(s.technique, Technique::FinnedFish);
+                let cells = s.eliminations.iter().map(|e| e.cell).collect();
+                (s.name, s.difficulty, cells)
+            })
+            .collect()
     }
 
     #[test]
@@ -471,12 +465,7 @@ mod tests {
                 vec![r(4, 7), r(6, 7)]
             )]
         );
-        let mut step = None;
-        let _ = finned(&grid, &mut |s| {
-            step = Some(s);
-            ControlFlow::Break(())
-        });
-        let step = step.unwrap();
+        let step = &steps(&grid, finned)[0];
         assert_eq!(
             step.to_string(),
             "Finned X-Wing: in row 1, row 5, 4 can only go in column 2, column 7 \
@@ -683,17 +672,18 @@ mod tests {
             let budget = crate::budget::Budget::unlimited();
             solver
                 .walk(&puzzle, &budget, |grid, _| {
-                    let mut fast = Vec::new();
-                    let _ = finned(grid, &mut |s| {
-                        let mut eliminations: Vec<usize> =
-                            s.eliminations.iter().map(|e| e.cell).collect();
-                        eliminations.sort_unstable();
-                        let mut cells = s.cells.clone();
-                        cells.sort_unstable();
-                        let digit = s.eliminations[0].digit;
-                        fast.push((digit, s.name.starts_with("Sashimi"), eliminations, cells));
-                        ControlFlow::Continue(())
-                    });
+                    let mut fast: Vec<_> = steps(grid, finned)
+                        .into_iter()
+                        .map(|s| {
+                            let mut eliminations: Vec<usize> =
+                                s.eliminations.iter().map(|e| e.cell).collect();
+                            eliminations.sort_unstable();
+                            let mut cells = s.cells.clone();
+                            cells.sort_unstable();
+                            let digit = s.eliminations[0].digit;
+                            (digit, s.name.starts_with("Sashimi"), eliminations, cells)
+                        })
+                        .collect();
                     fast.sort();
                     compared += fast.len();
                     assert_eq!(fast, finned_by_brute_force(grid), "{text}");

@@ -1,7 +1,14 @@
 //! Fixtures shared by the techniques' unit tests.
 
-use super::Candidates;
+use std::ops::ControlFlow;
+
+use super::{Candidates, Sink, Step};
 use crate::{Puzzle, Shape};
+
+/// An empty 9×9 grid: every digit possible everywhere.
+pub(super) fn empty() -> Candidates {
+    Candidates::new(&Puzzle::empty(Shape::new(3, 3).unwrap())).unwrap()
+}
 
 /// An empty 9×9 grid with `digit` removed from every cell but `keep`.
 pub(super) fn only(digit: u8, keep: &[usize]) -> Candidates {
@@ -23,4 +30,17 @@ pub(super) fn only_in(shape: Shape, digit: u8, keep: &[usize]) -> Candidates {
 /// Row-major index of `r{row}c{column}` (1-based) on a 9×9 grid.
 pub(super) fn rc(row: usize, column: usize) -> usize {
     (row - 1) * 9 + column - 1
+}
+
+/// Every step `find` reports on `grid`, in its order.
+pub(super) fn steps(
+    grid: &Candidates,
+    find: impl Fn(&Candidates, &mut Sink<'_>) -> ControlFlow<()>,
+) -> Vec<Step> {
+    let mut found = Vec::new();
+    let _ = find(grid, &mut |s| {
+        found.push(s);
+        ControlFlow::Continue(())
+    });
+    found
 }
