@@ -3,7 +3,7 @@
 
 use std::ops::ControlFlow;
 
-use super::candidates::bits;
+use super::candidates::{bits, full_mask};
 use super::step::{cell_list, unit_name};
 use super::subsets::combinations;
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
@@ -249,9 +249,6 @@ pub(super) fn finned(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> 
     let shape = grid.shape();
     let positions = line_positions(grid);
     for size in (2..=4).filter(|&size| 2 * size <= side) {
-        // Unit kinds: 0 rows, 1 columns. Fins of row base lines lie in one
-        // box, so in at most a box's width of columns; of column base lines,
-        // in a box's height of rows.
         // Unit kinds: 0 rows, 1 columns. The fins lie in one box: with row
         // base lines, in one stack of box-width columns (their positions)
         // and one band of box-height rows (their base lines); with column
@@ -277,38 +274,25 @@ pub(super) fn finned(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> 
                     if fin_count == 0 || fin_count > fin_span {
                         continue;
                     }
-                    // Fin sets of `fin_count` positions in one band, band by
-                    // band, each band's in colex (ascending mask) order.
-                    for band in (0..side).step_by(fin_span) {
-                        let spare = union & band_mask(fin_span, band);
-                        let mut fin_positions: u64 = 0;
-                        loop {
-                            fin_positions = fin_positions.wrapping_sub(spare) & spare;
-                            if fin_positions == 0 {
-                                break;
-                            }
-                            if fin_positions.count_ones() as usize != fin_count {
-                                continue;
-                            }
-                            let finned_lines = bits(lines)
-                                .filter(|&i| of_line(i) & fin_positions != 0)
-                                .fold(0u64, |m, i| m | 1 << i);
-                            let first = finned_lines.trailing_zeros() as usize;
-                            if finned_lines & !band_mask(line_span, first - first % line_span) != 0
-                            {
-                                continue;
-                            }
-                            let fish = Fish {
-                                digit,
-                                base_first: base_kind * side,
-                                lines,
-                                cover_first: cover_kind * side,
-                                covers: union & !fin_positions,
-                                size,
-                            };
-                            if let Some(step) = fish.finned_step(grid, &of_line, fin_positions) {
-                                sink(step)?;
-                            }
+                    for fin_positions in fin_sets(union, fin_count, fin_span, side) {
+                        // The base lines with fins lie in one band too.
+                        let finned_lines = bits(lines)
+                            .filter(|&i| of_line(i) & fin_positions != 0)
+                            .fold(0u64, |m, i| m | 1 << i);
+                        let first = finned_lines.trailing_zeros() as usize;
+                        if finned_lines & !band_mask(line_span, first - first % line_span) != 0 {
+                            continue;
+                        }
+                        let fish = Fish {
+                            digit,
+                            base_first: base_kind * side,
+                            lines,
+                            cover_first: cover_kind * side,
+                            covers: union & !fin_positions,
+                            size,
+                        };
+                        if let Some(step) = fish.finned_step(grid, &of_line, fin_positions) {
+                            sink(step)?;
                         }
                     }
                 }
@@ -318,10 +302,25 @@ pub(super) fn finned(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> 
     ControlFlow::Continue(())
 }
 
+/// The sets of `count` positions of `union` that lie in one box's stretch
+/// of a line (`width` positions from a multiple of `width`, of `side`):
+/// stretch by stretch, each stretch's in colex (ascending mask) order.
+fn fin_sets(union: u64, count: usize, width: usize, side: usize) -> impl Iterator<Item = u64> {
+    (0..side).step_by(width).flat_map(move |first| {
+        let spare = union & band_mask(width, first);
+        // The non-empty subsets of `spare`, ascending.
+        std::iter::successors(Some(0u64), move |&m| {
+            let next = m.wrapping_sub(spare) & spare;
+            (next != 0).then_some(next)
+        })
+        .filter(move |m| m.count_ones() as usize == count)
+    })
+}
+
 /// The mask of `width` positions from `first` on (a box's stretch of a
 /// line).
 fn band_mask(width: usize, first: usize) -> u64 {
-    ((1u64 << width) - 1) << first
+    full_mask(width) << first
 }
 
 /// The number (`0..N`) of the line of the kind starting at unit `first`
