@@ -252,16 +252,9 @@ impl<'g> Search<'g> {
             }
         }
         let bit = 1u64 << (digit - 1);
-        let geometry = grid.geometry();
-        let [row, col, bx] = geometry.units_of(cell);
-        for unit in [bx, row, col] {
-            for &other in geometry.unit(unit as usize) {
-                let o = other as usize;
-                // A line's cells in the box were listed with the box.
-                let listed = unit != bx && geometry.units_of(o)[2] == bx;
-                if o != cell && grid.mask(o) & bit != 0 && !listed {
-                    out.push((other, digit));
-                }
+        for &other in grid.geometry().house(cell) {
+            if grid.mask(other as usize) & bit != 0 {
+                out.push((other, digit));
             }
         }
     }

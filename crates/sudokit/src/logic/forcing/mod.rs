@@ -184,8 +184,10 @@ struct Engine<'g> {
     pool: Vec<Outcome>,
     /// Ancestor counts.
     counter: AncestorCounter,
-    /// Scratch lists of implications.
+    /// Scratch list of "on" implications and their causes.
     implied: Vec<(usize, u8, Cause)>,
+    /// Scratch list of "off" implications.
+    offs: Vec<(usize, u8)>,
     /// Scratch list of parents.
     parents: Vec<u32>,
 }
@@ -202,6 +204,7 @@ impl<'g> Engine<'g> {
             pool: Vec::new(),
             counter: AncestorCounter::new(keys),
             implied: Vec::new(),
+            offs: Vec::new(),
             parents: Vec::new(),
         }
     }
@@ -577,8 +580,8 @@ impl<'g> Engine<'g> {
     ) -> Option<(u32, u32)> {
         let n = *outcome.node(p);
         self.on_to_off(&n);
-        for i in 0..self.implied.len() {
-            let (cell, digit, _) = self.implied[i];
+        for i in 0..self.offs.len() {
+            let (cell, digit) = self.offs[i];
             if let Some(q) = outcome.get(self.key(cell, digit, true)) {
                 let off = outcome.create(cell, digit, false, &[p]);
                 return Some((q, off));
@@ -625,28 +628,24 @@ impl<'g> Engine<'g> {
         None
     }
 
-    /// SE's `getOnToOff` for on node `n` into `self.implied`, in SE's
+    /// SE's `getOnToOff` for on node `n` into `self.offs`, in SE's
     /// order: the cell's other digits (not in Nishio), then the digit's
     /// other places in the box, the row and the column, each once.
     fn on_to_off(&mut self, n: &Node) {
-        self.implied.clear();
+        self.offs.clear();
         let cell = usize::from(n.cell);
         let geometry = self.geometry();
         if !self.mode.nishio() {
             let others = self.work[cell] & !(1u64 << (n.digit - 1));
             for d in super::candidates::bits(others) {
-                self.implied.push((cell, d as u8 + 1, Cause::Cell));
+                self.offs.push((cell, d as u8 + 1));
             }
         }
         let bit = 1u64 << (n.digit - 1);
-        let [row, col, bx] = geometry.units_of(cell);
-        for unit in [bx, row, col] {
-            for &other in geometry.unit(usize::from(unit)) {
-                let o = usize::from(other);
-                let listed = unit != bx && geometry.units_of(o)[2] == bx;
-                if o != cell && self.work[o] & bit != 0 && !listed {
-                    self.implied.push((o, n.digit, Cause::Unit(unit)));
-                }
+        for &other in geometry.house(cell) {
+            let o = usize::from(other);
+            if self.work[o] & bit != 0 {
+                self.offs.push((o, n.digit));
             }
         }
     }
