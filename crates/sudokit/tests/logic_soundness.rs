@@ -99,7 +99,13 @@ fn finned_fish_steps_are_taken_and_sound() {
         "6...1......1.48...6...2..3..5...21........8....1...6..57.8.731..",
         "5CF.4..B1.7.3.D.....7.62.........8..CA..F.4..B..D.........B2..F8C.17.....GA.2.......B....2...5..3.58F..4..C..7...D4.G.17..3B8..F.EG9........1...45..13.G2..A.EC.8.....2E.F.4....7..3.....9D.G...E...264.5......DG...9.5...1..A.3A...8..C.B.F..59......F..AE.C..B",
     ];
-    let solver = Solver::new(TechniqueSet::Human);
+    // The human techniques short of Nishio and the forcing chains after it:
+    // the paths reach their finned fish before needing them.
+    let easier = Technique::HUMAN
+        .into_iter()
+        .take_while(|&t| t != Technique::Nishio)
+        .collect();
+    let solver = Solver::new(TechniqueSet::Only(easier));
     for text in puzzles {
         let puzzle: Puzzle = text.parse().expect("a puzzle");
         let solution = puzzle.solve().expect("a solution");
