@@ -368,6 +368,13 @@ mod tests {
             97,
             "r1c3<>5",
         ), // Dynamic Region Forcing Chains (+): 5 in column 3
+        (
+            "........91......35..9.3.8....3.5...67....2......4.......6.8..9..2.7..6..4.....1..",
+            "",
+            Mode::Dynamic(2),
+            102,
+            "r3c9<>2",
+        ), // Dynamic Contradiction Forcing Chains (+ Forcing Chains): r3c9=2 => r3c2=7 and r3c2<>7
     ];
 
     /// The first step `mode` reports.
@@ -389,5 +396,28 @@ mod tests {
             assert_eq!(step.outcome().replace(',', ""), effects, "{step}");
             assert_eq!(step.difficulty.0, tenths, "{step}");
         }
+    }
+
+    #[test]
+    fn names_and_base_difficulties_are_se_s() {
+        let bases: Vec<f64> = [Mode::Nishio, Mode::Multiple]
+            .into_iter()
+            .chain((0..=5).map(Mode::Dynamic))
+            .map(Mode::base)
+            .collect();
+        assert_eq!(bases, [7.5, 8.0, 8.5, 9.0, 9.5, 10.0, 10.5, 11.0]);
+        assert_eq!(
+            Mode::Nishio.name(Kind::Contradiction),
+            "Nishio Forcing Chains"
+        );
+        assert_eq!(Mode::Multiple.name(Kind::Region), "Region Forcing Chains");
+        assert_eq!(
+            Mode::Dynamic(1).name(Kind::Double),
+            "Dynamic Double Forcing Chains (+)"
+        );
+        assert_eq!(
+            Mode::Dynamic(5).name(Kind::Cell),
+            "Dynamic Cell Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains))"
+        );
     }
 }
