@@ -108,6 +108,14 @@ pub enum Technique {
     DynamicForcingChain,
     /// Dynamic forcing chains that also use intersections, subsets and fish.
     DynamicForcingChainPlus,
+    /// Dynamic chains nested over forcing chains (SE level 2).
+    NestedForcingChain,
+    /// Dynamic chains nested over multiple forcing chains (SE level 3).
+    NestedMultipleChain,
+    /// Dynamic chains nested over dynamic chains (SE level 4).
+    NestedDynamicChain,
+    /// Dynamic chains nested over dynamic chains plus (SE level 5).
+    NestedPlusChain,
     /// Finned and sashimi X-Wing, Swordfish and Jellyfish: the plain fish's
     /// rating plus 0.1 (finned) or 0.2 (sashimi). Not in SE.
     FinnedFish,
@@ -127,7 +135,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique: Sudoku Explainer's in SE's order, then the others.
-    pub const ALL: [Technique; 33] = [
+    pub const ALL: [Technique; 37] = [
         Technique::HiddenSingle,
         Technique::DirectPointing,
         Technique::DirectHiddenPair,
@@ -154,6 +162,10 @@ impl Technique {
         Technique::MultipleForcingChain,
         Technique::DynamicForcingChain,
         Technique::DynamicForcingChainPlus,
+        Technique::NestedForcingChain,
+        Technique::NestedMultipleChain,
+        Technique::NestedDynamicChain,
+        Technique::NestedPlusChain,
         Technique::FinnedFish,
         Technique::Skyscraper,
         Technique::TwoStringKite,
@@ -164,7 +176,7 @@ impl Technique {
     ];
 
     /// Sudoku Explainer's producers in the order SE tries them.
-    pub const EXPLAINER: [Technique; 26] = [
+    pub const EXPLAINER: [Technique; 30] = [
         Technique::HiddenSingle,
         Technique::DirectPointing,
         Technique::DirectHiddenPair,
@@ -191,11 +203,15 @@ impl Technique {
         Technique::MultipleForcingChain,
         Technique::DynamicForcingChain,
         Technique::DynamicForcingChainPlus,
+        Technique::NestedForcingChain,
+        Technique::NestedMultipleChain,
+        Technique::NestedDynamicChain,
+        Technique::NestedPlusChain,
     ];
 
     /// Every technique but SE's "direct" shortcuts, easiest first: the order
     /// of a person's hints.
-    pub const HUMAN: [Technique; 30] = [
+    pub const HUMAN: [Technique; 34] = [
         Technique::HiddenSingle,
         Technique::NakedSingle,
         Technique::Intersection,
@@ -226,6 +242,10 @@ impl Technique {
         Technique::MultipleForcingChain,
         Technique::DynamicForcingChain,
         Technique::DynamicForcingChainPlus,
+        Technique::NestedForcingChain,
+        Technique::NestedMultipleChain,
+        Technique::NestedDynamicChain,
+        Technique::NestedPlusChain,
     ];
 
     /// Looks for steps of this technique in `grid`, reporting each to
@@ -256,10 +276,14 @@ impl Technique {
             Technique::AlignedTriple => aligned::exclusion(grid, 3, sink),
             Technique::Nishio => forcing::find(grid, forcing::Mode::Nishio, sink),
             Technique::MultipleForcingChain => forcing::find(grid, forcing::Mode::Multiple, sink),
-            Technique::DynamicForcingChain => forcing::find(grid, forcing::Mode::Dynamic, sink),
+            Technique::DynamicForcingChain => forcing::find(grid, forcing::Mode::Dynamic(0), sink),
             Technique::DynamicForcingChainPlus => {
-                forcing::find(grid, forcing::Mode::DynamicPlus, sink)
+                forcing::find(grid, forcing::Mode::Dynamic(1), sink)
             }
+            Technique::NestedForcingChain => forcing::find(grid, forcing::Mode::Dynamic(2), sink),
+            Technique::NestedMultipleChain => forcing::find(grid, forcing::Mode::Dynamic(3), sink),
+            Technique::NestedDynamicChain => forcing::find(grid, forcing::Mode::Dynamic(4), sink),
+            Technique::NestedPlusChain => forcing::find(grid, forcing::Mode::Dynamic(5), sink),
             Technique::FinnedFish => fish::finned(grid, sink),
             Technique::Skyscraper => single_digit::skyscraper(grid, sink),
             Technique::TwoStringKite => single_digit::kite(grid, sink),
@@ -299,6 +323,10 @@ impl Technique {
             Technique::MultipleForcingChain => "multiple-forcing-chain",
             Technique::DynamicForcingChain => "dynamic-forcing-chain",
             Technique::DynamicForcingChainPlus => "dynamic-forcing-chain-plus",
+            Technique::NestedForcingChain => "nested-forcing-chain",
+            Technique::NestedMultipleChain => "nested-multiple-chain",
+            Technique::NestedDynamicChain => "nested-dynamic-chain",
+            Technique::NestedPlusChain => "nested-plus-chain",
             Technique::FinnedFish => "finned-fish",
             Technique::Skyscraper => "skyscraper",
             Technique::TwoStringKite => "two-string-kite",
