@@ -182,3 +182,28 @@ fn singles_only_rates_with_singles() {
     let record = &records(&output)[0];
     assert!(record["er"].as_f64().unwrap() <= 2.3, "{record}");
 }
+
+/// A timeout stops even a step that takes seconds (nested forcing chains
+/// on a puzzle SE rates 11.1): the puzzle is reported `timeout`, never as
+/// stuck with a partial rating, and the next puzzle is still rated.
+#[test]
+fn a_timeout_inside_a_long_step_reports_timeout() {
+    let hardest =
+        "1..4...8..5...9..2..9.........6..8.36.......4....41.6...2.7.5...7.......8..3...4.";
+    let out = run(
+        &[
+            "rate",
+            "--format",
+            "jsonl",
+            "--timeout",
+            "0.05",
+            hardest,
+            PUZZLES[0],
+        ],
+        b"",
+    );
+    let found = records(&out);
+    assert_eq!(found[0]["status"], "timeout", "{}", found[0]);
+    assert!(found[0]["er"].is_null(), "{}", found[0]);
+    assert_eq!(found[1]["status"], "rated", "{}", found[1]);
+}
