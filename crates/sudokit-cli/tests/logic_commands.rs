@@ -131,6 +131,28 @@ fn ratings_do_not_depend_on_threads() {
 }
 
 #[test]
+fn hints_and_explanations_do_not_depend_on_threads() {
+    // Each puzzle its own source, then standard input with a bad line and an
+    // ambiguous puzzle.
+    let input = format!("{}\nnot a puzzle\n{}\n", PUZZLES[1], ".".repeat(81));
+    for command in ["hint", "explain"] {
+        for format in ["text", "jsonl", "csv"] {
+            let with_threads = |threads| {
+                let mut args = vec![command, "--format", format, "-j", threads];
+                args.extend(PUZZLES);
+                args.push("-");
+                run(&args, input.as_bytes())
+            };
+            let (one, two) = (with_threads("1"), with_threads("2"));
+            assert_eq!(one.status.code(), Some(1), "{command} {format}");
+            assert_eq!(two.status.code(), Some(1), "{command} {format}");
+            assert!(!one.stdout.is_empty());
+            assert_eq!(stdout(&one), stdout(&two), "{command} {format}");
+        }
+    }
+}
+
+#[test]
 fn bad_and_ambiguous_lines_are_reported_and_the_rest_answered() {
     let input = format!("{}\nnot a puzzle\n{}\n", PUZZLES[0], ".".repeat(81));
     let output = run(&["rate", "--format", "jsonl", "-"], input.as_bytes());

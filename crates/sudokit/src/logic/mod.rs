@@ -118,7 +118,8 @@ pub enum Technique {
     NestedDynamicChain,
     /// Dynamic chains nested over dynamic chains plus (SE level 5).
     NestedPlusChain,
-    /// Finned and sashimi X-Wing, Swordfish and Jellyfish.
+    /// Finned and sashimi X-Wing, Swordfish and Jellyfish: the plain fish's
+    /// rating plus 0.1 (finned) or 0.2 (sashimi). Not in SE.
     FinnedFish,
     /// Two conjugate pairs of a digit with one end in common line.
     Skyscraper,
