@@ -30,6 +30,7 @@ mod coloring;
 mod fish;
 mod forcing;
 mod intersections;
+mod pencil;
 mod puzzle;
 mod rate;
 mod single_digit;
