@@ -861,7 +861,7 @@ mod tests {
     /// The first step reported, as SE would apply it.
     fn first(grid: &Candidates) -> Step {
         let mut found = None;
-        let _ = cycles_and_chains(grid, &mut |step| {
+        let _ = cycles_and_chains(grid, &Budget::unlimited(), &mut |step| {
             found = Some(step);
             ControlFlow::Break(())
         });
