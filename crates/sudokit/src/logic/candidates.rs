@@ -144,6 +144,13 @@ impl Candidates {
         self.places[unit * self.side() + usize::from(digit) - 1]
     }
 
+    /// The positions of every digit in unit `unit`: entry `d - 1` is
+    /// [`Candidates::positions`]`(unit, d)`.
+    pub fn unit_positions(&self, unit: usize) -> &[u64] {
+        let side = self.side();
+        &self.places[unit * side..(unit + 1) * side]
+    }
+
     /// The cells of unit `unit` where `digit` can go.
     pub fn cells_for(&self, unit: usize, digit: u8) -> impl Iterator<Item = usize> + '_ {
         let cells = self.geometry().unit(unit);

@@ -4,6 +4,7 @@
 use std::ops::ControlFlow;
 
 use super::step::{cell_name, unit_name};
+use super::subsets::{digits_of, empty_count};
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
 /// Units in the order Sudoku Explainer scans them: boxes, then columns,
@@ -16,41 +17,55 @@ pub(super) fn units_box_col_row(side: usize) -> impl Iterator<Item = usize> {
 /// and in rows and columns (1.5).
 pub(super) fn hidden(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
     let side = grid.side();
-    for alone in [true, false] {
-        for unit in units_box_col_row(side) {
-            let cells = grid.geometry().unit(unit);
-            let (empty, single) = single_place_digits(grid, cells);
-            if alone != (empty == 1) {
-                continue;
-            }
-            let mut digits = single;
-            while digits != 0 {
-                let digit = digits.trailing_zeros() as u8 + 1;
-                digits &= digits - 1;
-                let cell = cells
-                    .iter()
-                    .map(|&c| c as usize)
-                    .find(|&c| grid.has(c, digit))
-                    .expect("a digit with one place has that place");
-                sink(single_step(side, unit, cell, digit, alone))?;
-            }
+    // The units with a hidden single that is not a full house, for the
+    // second pass (bit `u % 64` of word `u / 64` for unit `u`).
+    let mut deferred = [0u64; 3];
+    for unit in units_box_col_row(side) {
+        let single = single_place_digits(grid.unit_positions(unit));
+        if single == 0 {
+            continue;
+        }
+        if empty_count(grid, unit) == 1 {
+            report(grid, unit, single, true, sink)?;
+        } else {
+            deferred[unit / 64] |= 1 << (unit % 64);
+        }
+    }
+    for unit in units_box_col_row(side) {
+        if deferred[unit / 64] >> (unit % 64) & 1 != 0 {
+            let single = single_place_digits(grid.unit_positions(unit));
+            report(grid, unit, single, false, sink)?;
         }
     }
     ControlFlow::Continue(())
 }
 
-/// The number of empty cells of a unit and the mask of the digits that have
-/// exactly one place in it: one pass over its cells, counting each digit's
-/// places up to two with two masks (seen once, seen twice or more).
-fn single_place_digits(grid: &Candidates, cells: &[u16]) -> (usize, u64) {
-    let (mut empty, mut once, mut twice) = (0, 0u64, 0u64);
-    for &c in cells {
-        let mask = grid.mask(c as usize);
-        empty += usize::from(grid.value(c as usize) == 0);
-        twice |= once & mask;
-        once |= mask;
+/// The digits (bit `d - 1` for digit `d`) with exactly one place, from a
+/// unit's positions of each digit ([`Candidates::unit_positions`]).
+fn single_place_digits(positions: &[u64]) -> u64 {
+    positions
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.count_ones() == 1)
+        .fold(0, |m, (d, _)| m | 1 << d)
+}
+
+/// Reports the singles of `unit` at the digits of `single` (full houses
+/// when `alone`).
+fn report(
+    grid: &Candidates,
+    unit: usize,
+    single: u64,
+    alone: bool,
+    sink: &mut Sink<'_>,
+) -> ControlFlow<()> {
+    let cells = grid.geometry().unit(unit);
+    for digit in digits_of(single) {
+        let position = grid.positions(unit, digit).trailing_zeros() as usize;
+        let cell = usize::from(cells[position]);
+        sink(single_step(grid.side(), unit, cell, digit, alone))?;
     }
-    (empty, once & !twice)
+    ControlFlow::Continue(())
 }
 
 /// The step placing `digit` in `cell`, the only place for it in `unit`: a
