@@ -95,7 +95,11 @@ pub(super) fn naked(grid: &Candidates, size: usize, sink: &mut Sink<'_>) -> Cont
             continue;
         }
         let cells = grid.geometry().unit(unit);
-        for combo in combinations(size, side) {
+        // A naked set's cells have two to `size` candidates each.
+        let eligible = (0..side)
+            .filter(|&i| (2..=size as u32).contains(&grid.count(usize::from(cells[i]))))
+            .fold(0u64, |m, i| m | 1 << i);
+        for combo in subsets_of(eligible, size) {
             let Some(digits) = naked_union(grid, cells, combo, size) else {
                 continue;
             };
