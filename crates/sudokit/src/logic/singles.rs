@@ -3,7 +3,7 @@
 
 use std::ops::ControlFlow;
 
-use super::step::{cell_name, unit_name};
+use super::step::{push_cell_name, push_number, push_unit_name};
 use super::subsets::{digits_of, empty_count};
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
@@ -72,26 +72,19 @@ fn report(
 /// full house when `alone` (the unit's last empty cell), else a hidden
 /// single.
 fn single_step(side: usize, unit: usize, cell: usize, digit: u8, alone: bool) -> Step {
-    let (name, tenths, reason) = if alone {
-        (
-            "Full House",
-            10,
-            format!(
-                "{} is the last empty cell of {}",
-                cell_name(side, cell),
-                unit_name(side, unit)
-            ),
-        )
+    let mut reason = String::with_capacity(48);
+    let (name, tenths) = if alone {
+        push_cell_name(&mut reason, side, cell);
+        reason.push_str(" is the last empty cell of ");
+        push_unit_name(&mut reason, side, unit);
+        ("Full House", 10)
     } else {
-        (
-            "Hidden Single",
-            if unit >= 2 * side { 12 } else { 15 },
-            format!(
-                "{digit} in {} can only go in {}",
-                unit_name(side, unit),
-                cell_name(side, cell)
-            ),
-        )
+        push_number(&mut reason, usize::from(digit));
+        reason.push_str(" in ");
+        push_unit_name(&mut reason, side, unit);
+        reason.push_str(" can only go in ");
+        push_cell_name(&mut reason, side, cell);
+        ("Hidden Single", if unit >= 2 * side { 12 } else { 15 })
     };
     Step {
         technique: Technique::HiddenSingle,
@@ -119,10 +112,13 @@ pub(super) fn naked(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
                 placements: vec![Candidate::new(cell, digit)],
                 eliminations: Vec::new(),
                 cells: vec![cell],
-                reason: format!(
-                    "{digit} is the only candidate left in {}",
-                    cell_name(side, cell)
-                ),
+                reason: {
+                    let mut reason = String::with_capacity(40);
+                    push_number(&mut reason, usize::from(digit));
+                    reason.push_str(" is the only candidate left in ");
+                    push_cell_name(&mut reason, side, cell);
+                    reason
+                },
                 side,
             })?;
         }
