@@ -35,6 +35,10 @@ struct Layout {
     /// `crossings[a * 3N + b]`: the positions in unit `a` of the cells that
     /// are also in unit `b`.
     crossings: Vec<u64>,
+    /// `crossers[u * 3 + kind]`: the units of kind `kind` (0 rows, 1
+    /// columns, 2 boxes) other than `u` that share a cell with unit `u`, bit
+    /// `j` for unit `kind * N + j`.
+    crossers: Vec<u64>,
 }
 
 impl Layout {
@@ -44,13 +48,19 @@ impl Layout {
         let units = geometry.unit_count();
         let mut slots = vec![[0u8; 3]; shape.cell_count()];
         let mut crossings = vec![0u64; units * units];
+        let mut crossers = vec![0u64; units * 3];
+        let side = shape.side();
         for unit in 0..units {
             for (i, &cell) in geometry.unit(unit).iter().enumerate() {
                 let owners = geometry.units_of(cell as usize);
                 let kind = owners.iter().position(|&u| usize::from(u) == unit);
                 slots[cell as usize][kind.expect("a unit's cell lies in it")] = i as u8;
                 for other in owners {
-                    crossings[unit * units + usize::from(other)] |= 1 << i;
+                    let other = usize::from(other);
+                    crossings[unit * units + other] |= 1 << i;
+                    if other != unit {
+                        crossers[unit * 3 + other / side] |= 1 << (other % side);
+                    }
                 }
             }
         }
@@ -58,6 +68,7 @@ impl Layout {
             geometry,
             slots,
             crossings,
+            crossers,
         }
     }
 }
@@ -162,6 +173,12 @@ impl Candidates {
     /// none when the two units do not cross.
     pub(crate) fn crossing(&self, unit: usize, other: usize) -> u64 {
         self.layout.crossings[unit * self.geometry().unit_count() + other]
+    }
+
+    /// The units of kind `kind` (0 rows, 1 columns, 2 boxes) other than
+    /// `unit` that share a cell with it: bit `j` for unit `kind * N + j`.
+    pub(crate) fn crossers(&self, unit: usize, kind: usize) -> u64 {
+        self.layout.crossers[unit * 3 + kind]
     }
 
     /// Whether `digit` is already placed in unit `unit`.

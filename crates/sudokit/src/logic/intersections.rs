@@ -32,17 +32,18 @@ pub(super) fn locked(grid: &Candidates, direct: bool, sink: &mut Sink<'_>) -> Co
     for (source_kind, target_kind) in KIND_PAIRS {
         for source in source_kind * side..(source_kind + 1) * side {
             // The digits with two places or more in the source.
-            let several = (1..=side as u8)
-                .filter(|&d| grid.positions(source, d).count_ones() >= 2)
-                .fold(0u64, |m, d| m | 1 << (d - 1));
+            let several = grid
+                .unit_positions(source)
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.count_ones() >= 2)
+                .fold(0u64, |m, (d, _)| m | 1 << d);
             if several == 0 {
                 continue;
             }
-            for target in target_kind * side..(target_kind + 1) * side {
+            for t in bits(grid.crossers(source, target_kind)) {
+                let target = target_kind * side + t;
                 let shared = grid.crossing(source, target);
-                if shared == 0 {
-                    continue;
-                }
                 for digit in digits_of(several) {
                     if grid.positions(source, digit) & !shared != 0 {
                         continue;
@@ -131,11 +132,12 @@ impl Lock {
         sink: &mut Sink<'_>,
     ) -> ControlFlow<()> {
         let side = grid.side();
-        for other in source_kind * side..(source_kind + 1) * side {
-            let shared = grid.crossing(other, self.target);
-            if other == self.source || shared == 0 {
+        for j in bits(grid.crossers(self.target, source_kind)) {
+            let other = source_kind * side + j;
+            if other == self.source {
                 continue;
             }
+            let shared = grid.crossing(other, self.target);
             let places = grid.positions(other, self.digit);
             let left = places & !shared;
             if places.count_ones() >= 2 && left.count_ones() == 1 {

@@ -37,12 +37,12 @@ pub(super) fn combinations(k: usize, n: usize) -> impl Iterator<Item = u64> {
 /// `k`-subsets of its bits' ranks (see [`combinations`]) spread onto the
 /// bits, which keeps the order.
 pub(super) fn subsets_of(set: u64, k: usize) -> impl Iterator<Item = u64> {
-    combinations(k, set.count_ones() as usize).map(move |ranks| {
-        bits(set)
-            .enumerate()
-            .filter(|&(rank, _)| ranks >> rank & 1 != 0)
-            .fold(0, |m, (_, bit)| m | 1 << bit)
-    })
+    let mut bit_of = [0u8; 64];
+    for (rank, bit) in bits(set).enumerate() {
+        bit_of[rank] = bit as u8;
+    }
+    combinations(k, set.count_ones() as usize)
+        .map(move |ranks| bits(ranks).fold(0, |m, rank| m | 1 << bit_of[rank]))
 }
 
 /// Number of empty cells of `unit`.
