@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 
 use super::step::{cell_list, unit_name};
-use super::subsets::subsets_of;
+use super::subsets::{subsets_of, two_to};
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
 /// Basic fish of `size` lines (X-Wing 3.2, Swordfish 3.8, Jellyfish 5.2),
@@ -24,13 +24,7 @@ pub(super) fn basic(grid: &Candidates, size: usize, sink: &mut Sink<'_>) -> Cont
                 continue;
             }
             *lines = (0..side)
-                .filter(|&i| {
-                    (2..=size as u32).contains(
-                        &grid
-                            .positions(base_kind * side + i, d as u8 + 1)
-                            .count_ones(),
-                    )
-                })
+                .filter(|&i| two_to(grid.positions(base_kind * side + i, d as u8 + 1), size))
                 .fold(0, |m, i| m | 1 << i);
         }
         let any = eligible.iter().fold(0, |m, l| m | l);

@@ -45,6 +45,19 @@ pub(super) fn subsets_of(set: u64, k: usize) -> impl Iterator<Item = u64> {
         .map(move |ranks| bits(ranks).fold(0, |m, rank| m | 1 << bit_of[rank]))
 }
 
+/// Whether `mask` has two to `most` bits set (without a population count,
+/// which the baseline x86-64 lacks and emulates slowly).
+pub(super) fn two_to(mask: u64, most: usize) -> bool {
+    let mut rest = mask & mask.wrapping_sub(1);
+    if rest == 0 {
+        return false;
+    }
+    for _ in 1..most {
+        rest &= rest.wrapping_sub(1);
+    }
+    rest == 0
+}
+
 /// Number of empty cells of `unit`.
 pub(super) fn empty_count(grid: &Candidates, unit: usize) -> usize {
     grid.geometry()
@@ -97,7 +110,7 @@ pub(super) fn naked(grid: &Candidates, size: usize, sink: &mut Sink<'_>) -> Cont
         let cells = grid.geometry().unit(unit);
         // A naked set's cells have two to `size` candidates each.
         let eligible = (0..side)
-            .filter(|&i| (2..=size as u32).contains(&grid.count(usize::from(cells[i]))))
+            .filter(|&i| two_to(grid.mask(usize::from(cells[i])), size))
             .fold(0u64, |m, i| m | 1 << i);
         for combo in subsets_of(eligible, size) {
             let Some(digits) = naked_union(grid, cells, combo, size) else {
@@ -199,7 +212,7 @@ fn hidden_sets(
         let places = grid.unit_positions(unit);
         // A digit of a hidden set has two to `size` places in the unit.
         let eligible = (0..side)
-            .filter(|&i| (2..=size as u32).contains(&places[i].count_ones()))
+            .filter(|&i| two_to(places[i], size))
             .fold(0u64, |m, i| m | 1 << i);
         if (eligible.count_ones() as usize) < size {
             continue;
@@ -373,6 +386,20 @@ mod tests {
             .iter()
             .flat_map(|&c| digits.clone().map(move |d| (c, d)))
             .collect()
+    }
+
+    #[test]
+    fn two_to_counts_bits() {
+        assert!(!two_to(0, 3) && !two_to(0b100, 3));
+        assert!(two_to(0b101, 2) && two_to(0b1101, 3) && !two_to(0b1101, 2));
+        assert!(two_to(u64::MAX, 64) && !two_to(u64::MAX, 63));
+    }
+
+    #[test]
+    fn subsets_of_keep_colex_order() {
+        let got: Vec<u64> = subsets_of(0b1_0110, 2).collect();
+        assert_eq!(got, [0b0110, 0b1_0010, 0b1_0100]);
+        assert_eq!(subsets_of(0b111, 4).count(), 0);
     }
 
     #[test]
