@@ -342,6 +342,59 @@ mod tests {
         assert_eq!(g.positions(1, 1), 0b1110 - 0b0010); // column 2: rows 3, 4
     }
 
+    /// The positions of `digit` in `unit`, found from the cells.
+    fn positions_from_cells(g: &Candidates, unit: usize, digit: u8) -> u64 {
+        let cells = g.geometry().unit(unit);
+        (0..cells.len())
+            .filter(|&i| g.has(usize::from(cells[i]), digit))
+            .fold(0, |m, i| m | 1 << i)
+    }
+
+    #[test]
+    fn kept_positions_follow_every_placement_and_elimination() {
+        for (text, moves) in [
+            ("1...............", [(5, 2), (6, 3), (15, 4)]),
+            (&".".repeat(36)[..], [(0, 6), (20, 1), (35, 5)]),
+            (&".".repeat(81)[..], [(40, 5), (0, 9), (80, 1)]),
+        ] {
+            let mut g = Candidates::new(&text.parse::<Puzzle>().unwrap()).unwrap();
+            let check = |g: &Candidates| {
+                for unit in 0..g.geometry().unit_count() {
+                    for digit in 1..=g.side() as u8 {
+                        assert_eq!(
+                            g.positions(unit, digit),
+                            positions_from_cells(g, unit, digit)
+                        );
+                    }
+                }
+            };
+            check(&g);
+            for (cell, digit) in moves {
+                g.eliminate((cell + 1) % g.cell_count(), digit);
+                check(&g);
+                g.place(cell, digit);
+                check(&g);
+            }
+        }
+    }
+
+    #[test]
+    fn crossings_are_the_shared_cells() {
+        let g = Candidates::new(&".".repeat(81).parse::<Puzzle>().unwrap()).unwrap();
+        // Row 1 and box 2 share the row's cells 4 to 6 (positions 3 to 5)
+        // and the box's first row (positions 0 to 2).
+        assert_eq!(g.crossing(0, 19), 0b111_000);
+        assert_eq!(g.crossing(19, 0), 0b111);
+        assert_eq!(g.crossing(0, 9 + 4), 1 << 4);
+        assert_eq!(g.crossing(0, 1), 0);
+        assert_eq!(g.crossing(5, 5), 0x1ff);
+        // Box 5 crosses rows 4 to 6 and columns 4 to 6.
+        assert_eq!(g.crossers(22, 0), 0b111_000);
+        assert_eq!(g.crossers(22, 1), 0b111_000);
+        assert_eq!(g.crossers(22, 2), 0);
+        assert_eq!(g.crossers(0, 0), 0);
+    }
+
     #[test]
     fn contradicting_givens_are_refused() {
         let p: Puzzle = "11..............".parse().unwrap();
