@@ -125,21 +125,6 @@ pub(super) fn cycles_and_chains(grid: &Candidates, sink: &mut Sink<'_>) -> Contr
     ControlFlow::Continue(())
 }
 
-/// Not yet written.
-pub(super) fn nishio(_grid: &Candidates, _sink: &mut Sink<'_>) -> ControlFlow<()> {
-    ControlFlow::Continue(())
-}
-
-/// Not yet written.
-pub(super) fn multiple(_grid: &Candidates, _sink: &mut Sink<'_>) -> ControlFlow<()> {
-    ControlFlow::Continue(())
-}
-
-/// Not yet written.
-pub(super) fn dynamic(_grid: &Candidates, _size: usize, _sink: &mut Sink<'_>) -> ControlFlow<()> {
-    ControlFlow::Continue(())
-}
-
 /// Each unit's two places of each digit that has exactly two there,
 /// indexed `unit * side + digit - 1`.
 fn unit_pairs(grid: &Candidates) -> Vec<Option<(u16, u16)>> {
@@ -159,7 +144,7 @@ fn unit_pairs(grid: &Candidates) -> Vec<Option<(u16, u16)>> {
 
 /// SE's length increment for a chain of `complexity` candidates, summed by
 /// repeated `+= 0.1` as SE does (the doubles matter in its sort).
-fn length_added(complexity: usize) -> f64 {
+pub(super) fn length_added(complexity: usize) -> f64 {
     let length = complexity.saturating_sub(2);
     let (mut added, mut ceil, mut odd) = (0.0f64, 4usize, false);
     while length > ceil {
@@ -171,7 +156,7 @@ fn length_added(complexity: usize) -> f64 {
 }
 
 /// A difficulty double printed as SE prints it, in tenths.
-fn tenths(difficulty: f64) -> Difficulty {
+pub(super) fn tenths(difficulty: f64) -> Difficulty {
     Difficulty(((difficulty + 0.05) * 10.0) as u16)
 }
 
@@ -267,16 +252,9 @@ impl<'g> Search<'g> {
             }
         }
         let bit = 1u64 << (digit - 1);
-        let geometry = grid.geometry();
-        let [row, col, bx] = geometry.units_of(cell);
-        for unit in [bx, row, col] {
-            for &other in geometry.unit(unit as usize) {
-                let o = other as usize;
-                // A line's cells in the box were listed with the box.
-                let listed = unit != bx && geometry.units_of(o)[2] == bx;
-                if o != cell && grid.mask(o) & bit != 0 && !listed {
-                    out.push((other, digit));
-                }
+        for &other in grid.geometry().house(cell) {
+            if grid.mask(other as usize) & bit != 0 {
+                out.push((other, digit));
             }
         }
     }

@@ -28,6 +28,7 @@ mod candidates;
 mod chains;
 mod coloring;
 mod fish;
+mod forcing;
 mod intersections;
 mod puzzle;
 mod rate;
@@ -107,14 +108,6 @@ pub enum Technique {
     DynamicForcingChain,
     /// Dynamic forcing chains that also use intersections, subsets and fish.
     DynamicForcingChainPlus,
-    /// Dynamic chains nested over forcing chains (SE level 2).
-    NestedForcingChain,
-    /// Dynamic chains nested over multiple forcing chains (SE level 3).
-    NestedMultipleChain,
-    /// Dynamic chains nested over dynamic chains (SE level 4).
-    NestedDynamicChain,
-    /// Dynamic chains nested over dynamic chains plus (SE level 5).
-    NestedPlusChain,
     /// Finned and sashimi X-Wing, Swordfish and Jellyfish.
     FinnedFish,
     /// Two conjugate pairs of a digit with one end in common line.
@@ -133,7 +126,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique: Sudoku Explainer's in SE's order, then the others.
-    pub const ALL: [Technique; 37] = [
+    pub const ALL: [Technique; 33] = [
         Technique::HiddenSingle,
         Technique::DirectPointing,
         Technique::DirectHiddenPair,
@@ -160,10 +153,6 @@ impl Technique {
         Technique::MultipleForcingChain,
         Technique::DynamicForcingChain,
         Technique::DynamicForcingChainPlus,
-        Technique::NestedForcingChain,
-        Technique::NestedMultipleChain,
-        Technique::NestedDynamicChain,
-        Technique::NestedPlusChain,
         Technique::FinnedFish,
         Technique::Skyscraper,
         Technique::TwoStringKite,
@@ -174,7 +163,7 @@ impl Technique {
     ];
 
     /// Sudoku Explainer's producers in the order SE tries them.
-    pub const EXPLAINER: [Technique; 30] = [
+    pub const EXPLAINER: [Technique; 26] = [
         Technique::HiddenSingle,
         Technique::DirectPointing,
         Technique::DirectHiddenPair,
@@ -201,15 +190,11 @@ impl Technique {
         Technique::MultipleForcingChain,
         Technique::DynamicForcingChain,
         Technique::DynamicForcingChainPlus,
-        Technique::NestedForcingChain,
-        Technique::NestedMultipleChain,
-        Technique::NestedDynamicChain,
-        Technique::NestedPlusChain,
     ];
 
     /// Every technique but SE's "direct" shortcuts, easiest first: the order
     /// of a person's hints.
-    pub const HUMAN: [Technique; 34] = [
+    pub const HUMAN: [Technique; 30] = [
         Technique::HiddenSingle,
         Technique::NakedSingle,
         Technique::Intersection,
@@ -240,10 +225,6 @@ impl Technique {
         Technique::MultipleForcingChain,
         Technique::DynamicForcingChain,
         Technique::DynamicForcingChainPlus,
-        Technique::NestedForcingChain,
-        Technique::NestedMultipleChain,
-        Technique::NestedDynamicChain,
-        Technique::NestedPlusChain,
     ];
 
     /// Looks for steps of this technique in `grid`, reporting each to
@@ -272,14 +253,12 @@ impl Technique {
             Technique::AlignedPair => aligned::exclusion(grid, 2, sink),
             Technique::ForcingChain => chains::cycles_and_chains(grid, sink),
             Technique::AlignedTriple => aligned::exclusion(grid, 3, sink),
-            Technique::Nishio => chains::nishio(grid, sink),
-            Technique::MultipleForcingChain => chains::multiple(grid, sink),
-            Technique::DynamicForcingChain => chains::dynamic(grid, 0, sink),
-            Technique::DynamicForcingChainPlus => chains::dynamic(grid, 1, sink),
-            Technique::NestedForcingChain => chains::dynamic(grid, 2, sink),
-            Technique::NestedMultipleChain => chains::dynamic(grid, 3, sink),
-            Technique::NestedDynamicChain => chains::dynamic(grid, 4, sink),
-            Technique::NestedPlusChain => chains::dynamic(grid, 5, sink),
+            Technique::Nishio => forcing::find(grid, forcing::Mode::Nishio, sink),
+            Technique::MultipleForcingChain => forcing::find(grid, forcing::Mode::Multiple, sink),
+            Technique::DynamicForcingChain => forcing::find(grid, forcing::Mode::Dynamic, sink),
+            Technique::DynamicForcingChainPlus => {
+                forcing::find(grid, forcing::Mode::DynamicPlus, sink)
+            }
             Technique::FinnedFish => fish::finned(grid, sink),
             Technique::Skyscraper => single_digit::skyscraper(grid, sink),
             Technique::TwoStringKite => single_digit::kite(grid, sink),
@@ -319,10 +298,6 @@ impl Technique {
             Technique::MultipleForcingChain => "multiple-forcing-chain",
             Technique::DynamicForcingChain => "dynamic-forcing-chain",
             Technique::DynamicForcingChainPlus => "dynamic-forcing-chain-plus",
-            Technique::NestedForcingChain => "nested-forcing-chain",
-            Technique::NestedMultipleChain => "nested-multiple-chain",
-            Technique::NestedDynamicChain => "nested-dynamic-chain",
-            Technique::NestedPlusChain => "nested-plus-chain",
             Technique::FinnedFish => "finned-fish",
             Technique::Skyscraper => "skyscraper",
             Technique::TwoStringKite => "two-string-kite",
