@@ -10,8 +10,10 @@
 
 use std::ops::ControlFlow;
 
+use super::forcing::NestedHint;
 use super::step::cell_name;
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
+use crate::budget::Budget;
 
 /// No parent: the node is the chain's start.
 const ROOT: u32 = u32::MAX;
@@ -62,8 +64,48 @@ struct Hint {
     removable: Vec<Candidate>,
     /// The chain, from its start (a cycle ends back at it).
     path: Vec<Node>,
-    /// The step to report, its reason written from `path` when reported.
-    step: Step,
+    /// The pattern's name.
+    name: &'static str,
+    /// Whether the chain is a cycle (else a forcing chain).
+    cycle: bool,
+    /// The digit placed, for a forcing chain ending "on".
+    placement: Option<Candidate>,
+}
+
+impl Hint {
+    /// The step reported for the hint.
+    fn step(self, side: usize) -> Step {
+        let cells: Vec<usize> = if self.cycle {
+            let mut cells = Vec::new();
+            for n in self.path[1..].iter().rev() {
+                if !cells.contains(&usize::from(n.cell)) {
+                    cells.push(usize::from(n.cell));
+                }
+            }
+            cells
+        } else {
+            let mut cells: Vec<usize> = self.path.iter().map(|n| usize::from(n.cell)).collect();
+            cells.sort_unstable();
+            cells.dedup();
+            cells
+        };
+        let mut step = Step {
+            technique: Technique::ForcingChain,
+            name: self.name.to_string(),
+            difficulty: tenths(self.difficulty),
+            placements: self.placement.into_iter().collect(),
+            eliminations: if self.placement.is_some() {
+                Vec::new()
+            } else {
+                self.removable
+            },
+            cells,
+            reason: String::new(),
+            side,
+        };
+        step.reason = reason(&step, &self.path);
+        step
+    }
 }
 
 /// The search state: an arena of nodes and stamped flags over candidates
@@ -83,14 +125,59 @@ struct Search<'g> {
     generation: u32,
     /// The current stamp of `ancestors`.
     expansion: u32,
-    /// For each unit and digit (`unit * side + digit - 1`), its two places
-    /// when it has exactly two (X-links), else `None`.
-    pairs: Vec<Option<(u16, u16)>>,
+    /// The implications between the grid's candidates.
+    adjacency: Adjacency,
+    /// Scratch: candidates seen by a cycle's "on" (bit 1) and "off" (bit
+    /// 2) nodes.
+    sides: Vec<(Candidate, u8)>,
 }
 
 /// SE's "Forcing Chains & Cycles": X-cycles, Y-cycles, XY-cycles and
 /// forcing X- and XY-chains, reported easiest first in SE's order.
-pub(super) fn cycles_and_chains(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
+/// Gives up (with the hints found so far) once `budget` is spent.
+pub(super) fn cycles_and_chains(
+    grid: &Candidates,
+    budget: &Budget,
+    sink: &mut Sink<'_>,
+) -> ControlFlow<()> {
+    for hint in sorted_hints(grid, budget) {
+        sink(hint.step(grid.side()))?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// The conclusions of SE's "Forcing Chains & Cycles" on `grid`, a grid
+/// reduced by an outer dynamic chain that started from the candidates
+/// `initial`, in SE's order (for SE's nested chains).
+pub(super) fn nested_hints(grid: &Candidates, initial: &[u64], budget: &Budget) -> Vec<NestedHint> {
+    sorted_hints(grid, budget)
+        .into_iter()
+        .map(|hint| {
+            let chains = nested_chains(grid, &hint.path, hint.cycle);
+            let mut parents: Vec<(usize, u8)> = Vec::new();
+            let mut fingerprint = 0xcbf2_9ce4_8422_2325u64;
+            for chain in &chains {
+                for &(cell, digit, on, cause) in chain {
+                    let key = (cell * grid.side() + usize::from(digit) - 1) * 2 + usize::from(on);
+                    fingerprint = (fingerprint ^ key as u64).wrapping_mul(0x0100_0000_01b3);
+                    if on {
+                        rule_parents(grid, initial, cell, digit, cause, &mut parents);
+                    }
+                }
+                fingerprint = (fingerprint ^ u64::MAX).wrapping_mul(0x0100_0000_01b3);
+            }
+            NestedHint {
+                removable: hint.removable,
+                parents,
+                complexity: hint.complexity,
+                fingerprint,
+            }
+        })
+        .collect()
+}
+
+/// Every hint of the producer, sorted as SE sorts them, each removal once.
+fn sorted_hints(grid: &Candidates, budget: &Budget) -> Vec<Hint> {
     let mut search = Search::new(grid);
     let mut hints = Vec::new();
     for links in [
@@ -99,6 +186,9 @@ pub(super) fn cycles_and_chains(grid: &Candidates, sink: &mut Sink<'_>) -> Contr
         Links { y: true, x: true },
     ] {
         for cell in grid.empty_cells().filter(|&c| grid.count(c) > 1) {
+            if budget.is_spent() {
+                break;
+            }
             for digit in 1..=grid.side() as u8 {
                 if grid.has(cell, digit) {
                     search.unary(cell, digit, links, &mut hints);
@@ -112,34 +202,175 @@ pub(super) fn cycles_and_chains(grid: &Candidates, sink: &mut Sink<'_>) -> Contr
             .then(a.complexity.cmp(&b.complexity))
             .then(a.key.cmp(&b.key))
     });
-    let mut reported: Vec<Vec<Candidate>> = Vec::new();
-    for hint in hints {
-        if reported.contains(&hint.removable) {
-            continue;
-        }
-        reported.push(hint.removable);
-        let mut step = hint.step;
-        step.reason = reason(&step, &hint.path);
-        sink(step)?;
-    }
-    ControlFlow::Continue(())
+    let mut reported = std::collections::HashSet::new();
+    hints.retain(|h| reported.insert(h.removable.clone()));
+    hints
 }
 
-/// Each unit's two places of each digit that has exactly two there,
-/// indexed `unit * side + digit - 1`.
-fn unit_pairs(grid: &Candidates) -> Vec<Option<(u16, u16)>> {
-    let side = grid.side();
-    let mut pairs = Vec::with_capacity(3 * side * side);
-    for unit in 0..3 * side {
-        for digit in 1..=side as u8 {
-            let mut places = grid.cells_for(unit, digit);
-            pairs.push(match (places.next(), places.next(), places.next()) {
-                (Some(a), Some(b), None) => Some((a as u16, b as u16)),
-                _ => None,
-            });
+/// Why a link holds, as SE records it: inside the cell, or inside a unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LinkCause {
+    /// The chain's start.
+    Start,
+    /// The cell's digits.
+    Cell,
+    /// A unit's places of the digit.
+    Unit(u16),
+}
+
+/// The chains SE lists for a hint (`getChainsTargets`, then `getChain`):
+/// a forcing chain from its end back to its start; a cycle once from its
+/// closing node back, once reversed (every state flipped, causes kept).
+/// Each node as (cell, digit, on, cause).
+fn nested_chains(
+    grid: &Candidates,
+    path: &[Node],
+    cycle: bool,
+) -> Vec<Vec<(usize, u8, bool, LinkCause)>> {
+    let causes: Vec<LinkCause> = path
+        .iter()
+        .enumerate()
+        .map(|(i, n)| match i {
+            0 => LinkCause::Start,
+            _ => link_cause(grid, &path[i - 1], n),
+        })
+        .collect();
+    let node = |i: usize, flip: bool| {
+        let n = path[i];
+        (usize::from(n.cell), n.digit, n.on != flip, causes[i])
+    };
+    if !cycle {
+        return vec![(0..path.len()).rev().map(|i| node(i, false)).collect()];
+    }
+    // The closing node has the start's candidate: each listing stops
+    // before repeating it.
+    let last = path.len() - 1;
+    let forward: Vec<_> = (1..=last).rev().map(|i| node(i, false)).collect();
+    let reversed: Vec<_> = (0..last).map(|i| node(i, true)).collect();
+    vec![forward, reversed]
+}
+
+/// The cause of the link from `from` to `to` in a static chain: the same
+/// cell, or the first of box, row, column holding both (for an "on" node,
+/// the first where the digit has just these two places).
+fn link_cause(grid: &Candidates, from: &Node, to: &Node) -> LinkCause {
+    if from.cell == to.cell {
+        return LinkCause::Cell;
+    }
+    let geometry = grid.geometry();
+    let [r1, c1, b1] = geometry.units_of(usize::from(from.cell));
+    let [r2, c2, b2] = geometry.units_of(usize::from(to.cell));
+    for (u1, u2) in [(b1, b2), (r1, r2), (c1, c2)] {
+        if u1 == u2 && (!to.on || grid.positions(usize::from(u1), to.digit).count_ones() == 2) {
+            return LinkCause::Unit(u1);
         }
     }
-    pairs
+    LinkCause::Start
+}
+
+/// Adds SE's rule parents of an "on" node: the candidates of its cell
+/// (cell cause) or of its digit in its unit (unit cause) that the outer
+/// chain removed (in `initial`, not in `grid`).
+fn rule_parents(
+    grid: &Candidates,
+    initial: &[u64],
+    cell: usize,
+    digit: u8,
+    cause: LinkCause,
+    parents: &mut Vec<(usize, u8)>,
+) {
+    let mut add = |c: usize, d: u8| {
+        if !parents.contains(&(c, d)) {
+            parents.push((c, d));
+        }
+    };
+    match cause {
+        LinkCause::Cell => {
+            for d in super::candidates::bits(initial[cell] & !grid.mask(cell)) {
+                add(cell, d as u8 + 1);
+            }
+        }
+        LinkCause::Unit(unit) => {
+            let bit = 1u64 << (digit - 1);
+            for &c in grid.geometry().unit(usize::from(unit)) {
+                let c = usize::from(c);
+                if initial[c] & bit != 0 && grid.mask(c) & bit == 0 {
+                    add(c, digit);
+                }
+            }
+        }
+        LinkCause::Start => {}
+    }
+}
+
+/// A grid's implications between candidates, which stay the same for the
+/// whole search (the grid does not change): for each candidate (index
+/// `cell * side + digit - 1`), the peers holding its digit in SE's house
+/// order, and the other places of its digit in its box, row and column
+/// where it has only two (each once).
+struct Adjacency {
+    /// Where each candidate's peers start in `peers` (one more entry at
+    /// the end).
+    peer_start: Vec<u32>,
+    /// Peer cells holding the digit, per candidate.
+    peers: Vec<u16>,
+    /// Where each candidate's conjugates start in `conjugates`.
+    conjugate_start: Vec<u32>,
+    /// Conjugate cells, per candidate.
+    conjugates: Vec<u16>,
+}
+
+impl Adjacency {
+    fn new(grid: &Candidates) -> Adjacency {
+        let side = grid.side();
+        let geometry = grid.geometry();
+        let mut table = Adjacency {
+            peer_start: vec![0],
+            peers: Vec::new(),
+            conjugate_start: vec![0],
+            conjugates: Vec::new(),
+        };
+        for cell in 0..grid.cell_count() {
+            for digit in 1..=side as u8 {
+                let bit = 1u64 << (digit - 1);
+                if grid.mask(cell) & bit != 0 {
+                    let peers = geometry.house(cell).iter();
+                    table
+                        .peers
+                        .extend(peers.filter(|&&o| grid.mask(usize::from(o)) & bit != 0));
+                    let [row, col, bx] = geometry.units_of(cell);
+                    let first = table.conjugates.len();
+                    for unit in [bx, row, col] {
+                        let mut places = grid.cells_for(usize::from(unit), digit);
+                        if let (Some(a), Some(b), None) =
+                            (places.next(), places.next(), places.next())
+                        {
+                            let other = if a == cell { b } else { a } as u16;
+                            if !table.conjugates[first..].contains(&other) {
+                                table.conjugates.push(other);
+                            }
+                        }
+                    }
+                }
+                table.peer_start.push(table.peers.len() as u32);
+                table.conjugate_start.push(table.conjugates.len() as u32);
+            }
+        }
+        table
+    }
+
+    /// The cells where candidate `index`'s digit is turned off when it is
+    /// on (its peers holding it).
+    fn peers(&self, index: usize) -> &[u16] {
+        &self.peers[self.peer_start[index] as usize..self.peer_start[index + 1] as usize]
+    }
+
+    /// The cells where candidate `index`'s digit is turned on when it is
+    /// off (the other place in a unit where it has two).
+    fn conjugates(&self, index: usize) -> &[u16] {
+        let (a, b) = (self.conjugate_start[index], self.conjugate_start[index + 1]);
+        &self.conjugates[a as usize..b as usize]
+    }
 }
 
 /// SE's length increment for a chain of `complexity` candidates, summed by
@@ -195,7 +426,8 @@ impl<'g> Search<'g> {
             ancestors: vec![0; size],
             generation: 0,
             expansion: 0,
-            pairs: unit_pairs(grid),
+            adjacency: Adjacency::new(grid),
+            sides: Vec::new(),
         }
     }
 
@@ -251,12 +483,8 @@ impl<'g> Search<'g> {
                 }
             }
         }
-        let bit = 1u64 << (digit - 1);
-        for &other in grid.geometry().house(cell) {
-            if grid.mask(other as usize) & bit != 0 {
-                out.push((other, digit));
-            }
-        }
+        let index = cell * grid.side() + usize::from(digit) - 1;
+        out.extend(self.adjacency.peers(index).iter().map(|&o| (o, digit)));
     }
 
     /// The candidates an "off" candidate turns on, in SE's order: the other
@@ -271,16 +499,8 @@ impl<'g> Search<'g> {
             out.push((cell as u16, other.trailing_zeros() as u8 + 1));
         }
         if links.x {
-            let [row, col, bx] = grid.geometry().units_of(cell);
-            for unit in [bx, row, col] {
-                let pair = self.pairs[unit as usize * grid.side() + digit as usize - 1];
-                if let Some((a, b)) = pair {
-                    let other = if a as usize == cell { b } else { a };
-                    if !out.contains(&(other, digit)) {
-                        out.push((other, digit));
-                    }
-                }
-            }
+            let index = cell * grid.side() + usize::from(digit) - 1;
+            out.extend(self.adjacency.conjugates(index).iter().map(|&o| (o, digit)));
         }
     }
 
@@ -449,93 +669,95 @@ impl<'g> Search<'g> {
     }
 
     /// The number of distinct candidates of a chain (SE's complexity).
-    fn complexity(&self, path: &[Node]) -> usize {
-        let mut ids: Vec<usize> = path
-            .iter()
-            .map(|n| self.index(n.cell, n.digit, n.on))
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        ids.len()
+    fn complexity(&mut self, path: &[Node]) -> usize {
+        self.expansion += 1;
+        let mut count = 0;
+        for n in path {
+            let i = self.index(n.cell, n.digit, n.on);
+            if self.ancestors[i] != self.expansion {
+                self.ancestors[i] = self.expansion;
+                count += 1;
+            }
+        }
+        count
     }
 
     /// The hint of the cycle closed at `end`: a digit is removed from a cell
     /// outside the cycle that sees both an "on" and an "off" node of that
     /// digit (whichever way the cycle goes, one of them is true). None
     /// when nothing is removed.
-    fn cycle_hint(&self, end: u32, links: Links) -> Option<Hint> {
+    fn cycle_hint(&mut self, end: u32, links: Links) -> Option<Hint> {
         let grid = self.grid;
-        let side = grid.side();
         let path = self.path(end);
         let body = &path[1..];
-        let mut cells: Vec<usize> = Vec::new();
-        for n in body.iter().rev() {
-            if !cells.contains(&(n.cell as usize)) {
-                cells.push(n.cell as usize);
+        let in_cycle = |c: usize| body.iter().any(|n| usize::from(n.cell) == c);
+        let mut cell_count = 0;
+        for (i, n) in body.iter().enumerate() {
+            if !body[..i].iter().any(|m| m.cell == n.cell) {
+                cell_count += 1;
             }
         }
-        let mut sides = vec![0u8; grid.cell_count() * side];
+        self.sides.clear();
         for n in body {
-            for &peer in grid.geometry().peers(n.cell as usize) {
-                let peer = peer as usize;
-                if !cells.contains(&peer) && grid.has(peer, n.digit) {
-                    sides[peer * side + n.digit as usize - 1] |= if n.on { 1 } else { 2 };
+            for &peer in grid.geometry().peers(usize::from(n.cell)) {
+                let peer = usize::from(peer);
+                if !in_cycle(peer) && grid.has(peer, n.digit) {
+                    let side_bit = if n.on { 1 } else { 2 };
+                    let c = Candidate::new(peer, n.digit);
+                    match self.sides.iter_mut().find(|(d, _)| *d == c) {
+                        Some((_, bits)) => *bits |= side_bit,
+                        None => self.sides.push((c, side_bit)),
+                    }
                 }
             }
         }
-        let removable: Vec<Candidate> = sides
+        let mut removable: Vec<Candidate> = self
+            .sides
             .iter()
-            .enumerate()
-            .filter(|&(_, &s)| s == 3)
-            .map(|(i, _)| Candidate::new(i / side, (i % side) as u8 + 1))
+            .filter(|&&(_, bits)| bits == 3)
+            .map(|&(c, _)| c)
             .collect();
         if removable.is_empty() {
             return None;
         }
+        removable.sort_unstable();
         let complexity = self.complexity(&path);
         let base = if links.x && links.y { 7.0 } else { 6.5 };
         let difficulty = base + length_added(complexity);
         let name = match (links.x, links.y) {
             (true, true) => "Bidirectional Cycle",
             (false, true) => "Bidirectional Y-Cycle",
-            _ if cells.len() == 4 => "Generalized X-Wing",
+            _ if cell_count == 4 => "Generalized X-Wing",
             _ => "Bidirectional X-Cycle",
         };
         Some(Hint {
             difficulty,
             complexity,
             key: links.sort_key(),
-            step: Step {
-                technique: Technique::ForcingChain,
-                name: name.to_string(),
-                difficulty: tenths(difficulty),
-                placements: Vec::new(),
-                eliminations: removable.clone(),
-                cells,
-                reason: String::new(),
-                side,
-            },
             removable,
             path,
+            name,
+            cycle: true,
+            placement: None,
         })
     }
 
     /// The hint of the forcing chain ending at `target`: the start implies
     /// its own opposite, so the opposite holds. None when it removes
     /// nothing.
-    fn forcing_hint(&self, target: u32, links: Links) -> Option<Hint> {
+    fn forcing_hint(&mut self, target: u32, links: Links) -> Option<Hint> {
         let grid = self.grid;
         let side = grid.side();
         let t = self.nodes[target as usize];
-        let cell = t.cell as usize;
-        let (placements, removable) = if t.on {
+        let cell = usize::from(t.cell);
+        let (placement, removable) = if t.on {
             let others: Vec<Candidate> = (1..=side as u8)
                 .filter(|&d| d != t.digit && grid.has(cell, d))
                 .map(|d| Candidate::new(cell, d))
                 .collect();
-            (vec![Candidate::new(cell, t.digit)], others)
+            (Some(Candidate::new(cell, t.digit)), others)
         } else {
-            (Vec::new(), vec![Candidate::new(cell, t.digit)])
+            (None, vec![Candidate::new(cell, t.digit)])
         };
         if removable.is_empty() {
             return None;
@@ -550,26 +772,15 @@ impl<'g> Search<'g> {
             _ if complexity == 6 => "Turbot Fish",
             _ => "Forcing X-Chain",
         };
-        let mut cells: Vec<usize> = path.iter().map(|n| n.cell as usize).collect();
-        cells.sort_unstable();
-        cells.dedup();
-        let eliminations = if t.on { Vec::new() } else { removable.clone() };
         Some(Hint {
             difficulty,
             complexity,
             key: links.sort_key(),
-            step: Step {
-                technique: Technique::ForcingChain,
-                name: name.to_string(),
-                difficulty: tenths(difficulty),
-                placements,
-                eliminations,
-                cells,
-                reason: String::new(),
-                side,
-            },
             removable,
             path,
+            name,
+            cycle: false,
+            placement,
         })
     }
 }

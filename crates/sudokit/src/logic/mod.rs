@@ -47,6 +47,8 @@ pub use step::{cell_name, unit_name, Candidate, Difficulty, DifficultyError, Ste
 
 use std::ops::ControlFlow;
 
+use crate::budget::Budget;
+
 /// Where a technique reports the steps it finds; returning
 /// [`ControlFlow::Break`] stops the search (the caller has what it needs).
 pub type Sink<'a> = dyn FnMut(Step) -> ControlFlow<()> + 'a;
@@ -108,7 +110,16 @@ pub enum Technique {
     DynamicForcingChain,
     /// Dynamic forcing chains that also use intersections, subsets and fish.
     DynamicForcingChainPlus,
-    /// Finned and sashimi X-Wing, Swordfish and Jellyfish.
+    /// Dynamic chains nested over forcing chains (SE level 2).
+    NestedForcingChain,
+    /// Dynamic chains nested over multiple forcing chains (SE level 3).
+    NestedMultipleChain,
+    /// Dynamic chains nested over dynamic chains (SE level 4).
+    NestedDynamicChain,
+    /// Dynamic chains nested over dynamic chains plus (SE level 5).
+    NestedPlusChain,
+    /// Finned and sashimi X-Wing, Swordfish and Jellyfish: the plain fish's
+    /// rating plus 0.1 (finned) or 0.2 (sashimi). Not in SE.
     FinnedFish,
     /// Two conjugate pairs of a digit with one end in common line.
     Skyscraper,
@@ -126,7 +137,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique: Sudoku Explainer's in SE's order, then the others.
-    pub const ALL: [Technique; 33] = [
+    pub const ALL: [Technique; 37] = [
         Technique::HiddenSingle,
         Technique::DirectPointing,
         Technique::DirectHiddenPair,
@@ -153,6 +164,10 @@ impl Technique {
         Technique::MultipleForcingChain,
         Technique::DynamicForcingChain,
         Technique::DynamicForcingChainPlus,
+        Technique::NestedForcingChain,
+        Technique::NestedMultipleChain,
+        Technique::NestedDynamicChain,
+        Technique::NestedPlusChain,
         Technique::FinnedFish,
         Technique::Skyscraper,
         Technique::TwoStringKite,
@@ -163,7 +178,7 @@ impl Technique {
     ];
 
     /// Sudoku Explainer's producers in the order SE tries them.
-    pub const EXPLAINER: [Technique; 26] = [
+    pub const EXPLAINER: [Technique; 30] = [
         Technique::HiddenSingle,
         Technique::DirectPointing,
         Technique::DirectHiddenPair,
@@ -190,11 +205,15 @@ impl Technique {
         Technique::MultipleForcingChain,
         Technique::DynamicForcingChain,
         Technique::DynamicForcingChainPlus,
+        Technique::NestedForcingChain,
+        Technique::NestedMultipleChain,
+        Technique::NestedDynamicChain,
+        Technique::NestedPlusChain,
     ];
 
     /// Every technique but SE's "direct" shortcuts, easiest first: the order
     /// of a person's hints.
-    pub const HUMAN: [Technique; 30] = [
+    pub const HUMAN: [Technique; 34] = [
         Technique::HiddenSingle,
         Technique::NakedSingle,
         Technique::Intersection,
@@ -225,11 +244,27 @@ impl Technique {
         Technique::MultipleForcingChain,
         Technique::DynamicForcingChain,
         Technique::DynamicForcingChainPlus,
+        Technique::NestedForcingChain,
+        Technique::NestedMultipleChain,
+        Technique::NestedDynamicChain,
+        Technique::NestedPlusChain,
     ];
 
     /// Looks for steps of this technique in `grid`, reporting each to
     /// `sink` until it breaks.
     pub fn find(self, grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
+        self.find_within(grid, &Budget::unlimited(), sink)
+    }
+
+    /// As [`Technique::find`], giving up early (with what it found so far)
+    /// once `budget` is spent: the chain techniques can take seconds on the
+    /// hardest puzzles.
+    pub fn find_within(
+        self,
+        grid: &Candidates,
+        budget: &Budget,
+        sink: &mut Sink<'_>,
+    ) -> ControlFlow<()> {
         match self {
             Technique::HiddenSingle => singles::hidden(grid, sink),
             Technique::DirectPointing => intersections::locked(grid, true, sink),
@@ -251,13 +286,29 @@ impl Technique {
             Technique::HiddenQuad => subsets::hidden(grid, 4, sink),
             Technique::Bug => uniqueness::bug(grid, sink),
             Technique::AlignedPair => aligned::exclusion(grid, 2, sink),
-            Technique::ForcingChain => chains::cycles_and_chains(grid, sink),
+            Technique::ForcingChain => chains::cycles_and_chains(grid, budget, sink),
             Technique::AlignedTriple => aligned::exclusion(grid, 3, sink),
-            Technique::Nishio => forcing::find(grid, forcing::Mode::Nishio, sink),
-            Technique::MultipleForcingChain => forcing::find(grid, forcing::Mode::Multiple, sink),
-            Technique::DynamicForcingChain => forcing::find(grid, forcing::Mode::Dynamic, sink),
+            Technique::Nishio => forcing::find(grid, forcing::Mode::Nishio, budget, sink),
+            Technique::MultipleForcingChain => {
+                forcing::find(grid, forcing::Mode::Multiple, budget, sink)
+            }
+            Technique::DynamicForcingChain => {
+                forcing::find(grid, forcing::Mode::Dynamic(0), budget, sink)
+            }
             Technique::DynamicForcingChainPlus => {
-                forcing::find(grid, forcing::Mode::DynamicPlus, sink)
+                forcing::find(grid, forcing::Mode::Dynamic(1), budget, sink)
+            }
+            Technique::NestedForcingChain => {
+                forcing::find(grid, forcing::Mode::Dynamic(2), budget, sink)
+            }
+            Technique::NestedMultipleChain => {
+                forcing::find(grid, forcing::Mode::Dynamic(3), budget, sink)
+            }
+            Technique::NestedDynamicChain => {
+                forcing::find(grid, forcing::Mode::Dynamic(4), budget, sink)
+            }
+            Technique::NestedPlusChain => {
+                forcing::find(grid, forcing::Mode::Dynamic(5), budget, sink)
             }
             Technique::FinnedFish => fish::finned(grid, sink),
             Technique::Skyscraper => single_digit::skyscraper(grid, sink),
@@ -298,6 +349,10 @@ impl Technique {
             Technique::MultipleForcingChain => "multiple-forcing-chain",
             Technique::DynamicForcingChain => "dynamic-forcing-chain",
             Technique::DynamicForcingChainPlus => "dynamic-forcing-chain-plus",
+            Technique::NestedForcingChain => "nested-forcing-chain",
+            Technique::NestedMultipleChain => "nested-multiple-chain",
+            Technique::NestedDynamicChain => "nested-dynamic-chain",
+            Technique::NestedPlusChain => "nested-plus-chain",
             Technique::FinnedFish => "finned-fish",
             Technique::Skyscraper => "skyscraper",
             Technique::TwoStringKite => "two-string-kite",

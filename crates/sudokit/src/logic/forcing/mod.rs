@@ -1,14 +1,17 @@
 //! Sudoku Explainer's forcing chains with several branches: Nishio (7.5),
 //! multiple — cell and region — forcing chains (8.0), dynamic forcing
-//! chains (8.5) and dynamic chains that also use locked candidates, pairs
-//! and X-Wings (9.0, "dynamic plus").
+//! chains (8.5), dynamic chains that also use locked candidates, pairs and
+//! X-Wings (9.0, "dynamic plus"), and dynamic chains nested over other
+//! chains (9.5 to 11.0).
 //!
 //! Each starts from a candidate assumed on and off and follows every
 //! implication breadth first (a digit on turns its peers off; an off
 //! candidate turns on the last digit of a cell or the last place of a
 //! digit in a unit). Dynamic chains also remove what they turn off, so a
-//! cell or unit reduced by the chain yields new singles. A conclusion
-//! holds when:
+//! cell or unit reduced by the chain yields new singles; when nothing
+//! follows any more, "plus" and nested chains look for patterns — and
+//! nested chains for whole forcing chains — in the grid as the chain has
+//! reduced it. A conclusion holds when:
 //! - an assumption leads to a contradiction (a candidate both on and off:
 //!   the assumption is false),
 //! - both states of a candidate imply the same thing (double forcing),
@@ -20,27 +23,17 @@
 //! reported is the one SE applies.
 
 mod advanced;
+mod engine;
 mod outcome;
 
-use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
-use super::chains::{length_added, tenths};
+use super::chains::tenths;
 use super::step::{cell_name, unit_name};
 use super::{Candidate, Candidates, Sink, Step, Technique};
-use crate::grid::Geometry;
-use outcome::{key, AncestorCounter, Node, Outcome};
-
-/// Why a candidate is implied on or off: which candidates the
-/// implication also relies on in a dynamic chain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Cause {
-    /// The cell's other digits are off (on), or another digit is on (off).
-    Cell,
-    /// The digit's other places in the unit are off (on), or it is placed
-    /// elsewhere in the unit (off).
-    Unit(u16),
-}
+use crate::budget::Budget;
+use engine::Engine;
+use outcome::Node;
 
 /// Which of SE's chaining producers runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,11 +42,12 @@ pub(super) enum Mode {
     Nishio,
     /// Cell and region forcing chains on the unchanged grid (8.0).
     Multiple,
-    /// Dynamic forcing chains (8.5).
-    Dynamic,
-    /// Dynamic forcing chains using locked candidates, pairs and X-Wings
-    /// when implications run out (9.0).
-    DynamicPlus,
+    /// Dynamic forcing chains; level 1 and up also use patterns in the
+    /// reduced grid: 1 locked candidates, pairs and X-Wings (9.0), 2 also
+    /// forcing chains and cycles (9.5), 3 also multiple forcing chains
+    /// (10.0), 4 dynamic forcing chains (10.5), 5 dynamic forcing chains
+    /// of level 2 (11.0).
+    Dynamic(u8),
 }
 
 impl Mode {
@@ -70,13 +64,22 @@ impl Mode {
         self != Mode::Nishio
     }
 
+    /// The nesting level (0 for Nishio and multiple chains).
+    fn level(self) -> u8 {
+        match self {
+            Mode::Dynamic(level) => level,
+            _ => 0,
+        }
+    }
+
     /// SE's base difficulty, before the length increment.
     fn base(self) -> f64 {
         match self {
             Mode::Nishio => 7.5,
             Mode::Multiple => 8.0,
-            Mode::Dynamic => 8.5,
-            Mode::DynamicPlus => 9.0,
+            Mode::Dynamic(0) => 8.5,
+            Mode::Dynamic(1) => 9.0,
+            Mode::Dynamic(level) => 9.5 + 0.5 * f64::from(level - 2),
         }
     }
 
@@ -84,26 +87,42 @@ impl Mode {
         match self {
             Mode::Nishio => Technique::Nishio,
             Mode::Multiple => Technique::MultipleForcingChain,
-            Mode::Dynamic => Technique::DynamicForcingChain,
-            Mode::DynamicPlus => Technique::DynamicForcingChainPlus,
+            Mode::Dynamic(0) => Technique::DynamicForcingChain,
+            Mode::Dynamic(1) => Technique::DynamicForcingChainPlus,
+            Mode::Dynamic(2) => Technique::NestedForcingChain,
+            Mode::Dynamic(3) => Technique::NestedMultipleChain,
+            Mode::Dynamic(4) => Technique::NestedDynamicChain,
+            Mode::Dynamic(_) => Technique::NestedPlusChain,
         }
     }
 
-    /// The start of SE's hint names ("Dynamic ", "Nishio ", "").
-    fn prefix(self) -> &'static str {
-        match self {
+    /// SE's hint name for a conclusion of `kind`.
+    fn name(self, kind: Kind) -> String {
+        let prefix = match self {
             Mode::Nishio => "Nishio ",
             Mode::Multiple => "",
-            Mode::Dynamic | Mode::DynamicPlus => "Dynamic ",
-        }
+            Mode::Dynamic(_) => "Dynamic ",
+        };
+        let body = match kind {
+            Kind::Contradiction if self.nishio() => "Forcing",
+            Kind::Contradiction => "Contradiction Forcing",
+            Kind::Double => "Double Forcing",
+            Kind::Cell => "Cell Forcing",
+            Kind::Region => "Region Forcing",
+        };
+        format!("{prefix}{body} Chains{}", nested_suffix(self.level()))
     }
+}
 
-    /// The end of SE's hint names.
-    fn suffix(self) -> &'static str {
-        match self {
-            Mode::DynamicPlus => " Chains (+)",
-            _ => " Chains",
-        }
+/// SE's name suffix for a nesting level.
+fn nested_suffix(level: u8) -> String {
+    match level {
+        0 => String::new(),
+        1 => " (+)".to_string(),
+        2 => " (+ Forcing Chains)".to_string(),
+        3 => " (+ Multiple Forcing Chains)".to_string(),
+        4 => " (+ Dynamic Forcing Chains)".to_string(),
+        _ => format!(" (+ Dynamic Forcing Chains{})", nested_suffix(level - 3)),
     }
 }
 
@@ -132,11 +151,25 @@ impl Kind {
     }
 }
 
+/// What a conclusion's branches start from.
+#[derive(Clone, Copy, Debug)]
+enum Premise {
+    /// The assumption `cell = digit` (on) or `cell <> digit` (off) is
+    /// absurd.
+    Contradiction { cell: usize, digit: u8, on: bool },
+    /// `cell = digit` and `cell <> digit` imply the same.
+    Double { cell: usize, digit: u8 },
+    /// Every digit of `cell` implies the same.
+    Cell { cell: usize },
+    /// Every place of `digit` in `unit` implies the same.
+    Region { unit: usize, digit: u8 },
+}
+
 /// A conclusion found, before SE's sort.
 struct Hint {
     /// SE's difficulty as a double, with its rounding.
     difficulty: f64,
-    /// Candidates involved (SE's complexity).
+    /// Candidates involved, nested chains included (SE's complexity).
     complexity: usize,
     /// The kind.
     kind: Kind,
@@ -144,652 +177,154 @@ struct Hint {
     placement: Option<Candidate>,
     /// The candidates removed, sorted.
     removable: Vec<Candidate>,
-    /// Each branch's labels and main path, to explain the step.
-    branches: Vec<(String, Vec<Node>)>,
-    /// What the branches start from, in words.
-    premise: String,
+    /// What the branches start from.
+    premise: Premise,
+    /// Each branch's main path, to explain the step (empty in a nested
+    /// search, which explains nothing).
+    branches: Vec<Vec<Node>>,
+    /// In a nested search, what the conclusion relies on that the outer
+    /// chain removed.
+    parents: Vec<(usize, u8)>,
+    /// In a nested search, the identity of the chains (SE counts each
+    /// distinct nested chain once).
+    fingerprint: u64,
 }
 
-/// SE's chaining producer `mode` on `grid`: every conclusion, easiest
-/// first, each once.
-pub(super) fn find(grid: &Candidates, mode: Mode, sink: &mut Sink<'_>) -> ControlFlow<()> {
-    let mut engine = Engine::new(grid, mode);
-    let mut hints = engine.hints();
+/// A conclusion of a chain search run inside another chain: what it
+/// removes, what it relies on that the outer chain removed, how complex
+/// it is and which chain it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct NestedHint {
+    /// The candidates removed.
+    pub removable: Vec<Candidate>,
+    /// The candidates `(cell, digit)` the outer chain removed that the
+    /// conclusion relies on (SE's rule parents).
+    pub parents: Vec<(usize, u8)>,
+    /// SE's complexity of the conclusion.
+    pub complexity: usize,
+    /// Equal for equal chains.
+    pub fingerprint: u64,
+}
+
+/// Sorts hints as SE does (difficulty, complexity, kind; stable) and
+/// drops those removing the same as an earlier one.
+fn sort_and_dedup(hints: &mut Vec<Hint>) {
     hints.sort_by(|a, b| {
         a.difficulty
             .total_cmp(&b.difficulty)
             .then(a.complexity.cmp(&b.complexity))
             .then(a.kind.rank().cmp(&b.kind.rank()))
     });
-    let mut reported: Vec<Vec<Candidate>> = Vec::new();
+    let mut seen: std::collections::HashSet<Vec<Candidate>> = std::collections::HashSet::new();
+    hints.retain(|h| seen.insert(h.removable.clone()));
+}
+
+/// SE's chaining producer `mode` on `grid`: every conclusion, easiest
+/// first, each once.
+/// Gives up (with the conclusions found so far) once `budget` is spent.
+pub(super) fn find(
+    grid: &Candidates,
+    mode: Mode,
+    budget: &Budget,
+    sink: &mut Sink<'_>,
+) -> ControlFlow<()> {
+    let mut hints = Engine::new(grid, mode, None, budget).hints();
+    sort_and_dedup(&mut hints);
     for hint in hints {
-        if reported.contains(&hint.removable) {
-            continue;
-        }
-        reported.push(hint.removable.clone());
-        sink(engine.step(hint))?;
+        sink(step(grid.side(), mode, hint))?;
     }
     ControlFlow::Continue(())
 }
 
-/// The search state over one grid.
-struct Engine<'g> {
-    grid: &'g Candidates,
+/// The conclusions of producer `mode` on `grid`, a grid reduced by an
+/// outer chain that started from the candidates `initial`, in SE's order.
+pub(super) fn nested_hints(
+    grid: &Candidates,
     mode: Mode,
-    side: usize,
-    /// The candidates as the current chain has reduced them (dynamic
-    /// modes); equal to the grid's between chains.
-    work: Vec<u64>,
-    /// Outcomes to reuse.
-    pool: Vec<Outcome>,
-    /// Ancestor counts.
-    counter: AncestorCounter,
-    /// Scratch list of "on" implications and their causes.
-    implied: Vec<(usize, u8, Cause)>,
-    /// Scratch list of "off" implications.
-    offs: Vec<(usize, u8)>,
-    /// Scratch list of parents.
-    parents: Vec<u32>,
+    initial: &[u64],
+    budget: &Budget,
+) -> Vec<NestedHint> {
+    let mut hints = Engine::new(grid, mode, Some(initial), budget).hints();
+    sort_and_dedup(&mut hints);
+    hints
+        .into_iter()
+        .map(|h| NestedHint {
+            removable: h.removable,
+            parents: h.parents,
+            complexity: h.complexity,
+            fingerprint: h.fingerprint,
+        })
+        .collect()
 }
 
-impl<'g> Engine<'g> {
-    fn new(grid: &'g Candidates, mode: Mode) -> Engine<'g> {
-        let side = grid.side();
-        let keys = grid.cell_count() * side * 2;
-        Engine {
-            grid,
-            mode,
-            side,
-            work: (0..grid.cell_count()).map(|c| grid.mask(c)).collect(),
-            pool: Vec::new(),
-            counter: AncestorCounter::new(keys),
-            implied: Vec::new(),
-            offs: Vec::new(),
-            parents: Vec::new(),
-        }
-    }
-
-    fn geometry(&self) -> &'g Geometry {
-        self.grid.geometry()
-    }
-
-    /// A cleared outcome from the pool.
-    fn outcome(&mut self) -> Outcome {
-        let keys = self.grid.cell_count() * self.side * 2;
-        self.pool.pop().unwrap_or_else(|| Outcome::new(keys))
-    }
-
-    /// Returns an outcome to the pool.
-    fn recycle(&mut self, mut outcome: Outcome) {
-        outcome.clear(self.side);
-        self.pool.push(outcome);
-    }
-
-    fn key(&self, cell: usize, digit: u8, on: bool) -> usize {
-        key(self.side, cell, digit, on)
-    }
-
-    /// SE's `getMultipleChainsHintList`: for each cell (row-major) with
-    /// more than two candidates (dynamic: more than one), each digit:
-    /// contradictions and double implications, region chains; then the
-    /// cell's own forcing chains.
-    fn hints(&mut self) -> Vec<Hint> {
-        let mut hints = Vec::new();
-        let grid = self.grid;
-        for cell in grid.empty_cells() {
-            let count = grid.count(cell);
-            if !(count > 2 || (count > 1 && self.mode.dynamic())) {
-                continue;
-            }
-            let mut by_digit: Vec<(u8, Outcome)> = Vec::new();
-            for digit in super::subsets::digits_of(grid.mask(cell)) {
-                let on = self.binary(cell, digit, count, &mut hints);
-                if !self.mode.nishio() {
-                    self.regions(cell, digit, &on, &mut hints);
-                }
-                by_digit.push((digit, on));
-            }
-            if !self.mode.nishio() && (count == 2 || self.mode.multiple()) {
-                self.cell_reductions(cell, &by_digit, &mut hints);
-            }
-            for (_, outcome) in by_digit {
-                self.recycle(outcome);
-            }
-        }
-        hints
-    }
-
-    /// SE's binary chaining from `cell = digit` on and off: the
-    /// contradictions each leads to, and (dynamic, three or more digits)
-    /// what both imply. The outcome of the "on" assumption.
-    fn binary(&mut self, cell: usize, digit: u8, count: u32, hints: &mut Vec<Hint>) -> Outcome {
-        let contradictions = self.mode.dynamic() || self.mode.nishio();
-        let doubles = count >= 3 && self.mode.dynamic() && !self.mode.nishio();
-        let mut on = self.outcome();
-        let start = on.create(cell, digit, true, &[]);
-        on.insert(self.side, start);
-        if let Some((a, b)) = self.chain(&mut on) {
-            if contradictions {
-                let removable = vec![Candidate::new(cell, digit)];
-                self.push_contradiction(hints, &on, (a, b), (cell, digit, true), None, removable);
-            }
-        }
-        let mut off = self.outcome();
-        let start = off.create(cell, digit, false, &[]);
-        off.insert(self.side, start);
-        if let Some((a, b)) = self.chain(&mut off) {
-            if contradictions {
-                let removable = self.others(cell, digit);
-                let placement = Some(Candidate::new(cell, digit));
-                self.push_contradiction(
-                    hints,
-                    &off,
-                    (a, b),
-                    (cell, digit, false),
-                    placement,
-                    removable,
-                );
-            }
-        }
-        if doubles {
-            for i in 0..on.on.len() {
-                let from_on = on.on[i];
-                let n = *on.node(from_on);
-                let k = self.key(n.cell.into(), n.digit, true);
-                if let Some(from_off) = off.get(k) {
-                    let removable = self.others(n.cell.into(), n.digit);
-                    let placement = Some(Candidate::new(n.cell.into(), n.digit));
-                    self.push_double(
-                        hints,
-                        (&on, from_on),
-                        (&off, from_off),
-                        (cell, digit),
-                        placement,
-                        removable,
-                    );
-                }
-            }
-            for i in 0..on.off.len() {
-                let from_on = on.off[i];
-                let n = *on.node(from_on);
-                let k = self.key(n.cell.into(), n.digit, false);
-                if let Some(from_off) = off.get(k) {
-                    let removable = vec![Candidate::new(n.cell.into(), n.digit)];
-                    self.push_double(
-                        hints,
-                        (&on, from_on),
-                        (&off, from_off),
-                        (cell, digit),
-                        None,
-                        removable,
-                    );
-                }
-            }
-        }
-        self.recycle(off);
-        on
-    }
-
-    /// The candidates of `cell` other than `digit`.
-    fn others(&self, cell: usize, digit: u8) -> Vec<Candidate> {
-        super::subsets::digits_of(self.grid.mask(cell) & !(1u64 << (digit - 1)))
-            .map(|d| Candidate::new(cell, d))
-            .collect()
-    }
-
-    /// Records a contradiction: assuming `start` led to `a` on and `b`
-    /// off for the same candidate.
-    fn push_contradiction(
-        &mut self,
-        hints: &mut Vec<Hint>,
-        outcome: &Outcome,
-        (a, b): (u32, u32),
-        (cell, digit, on): (usize, u8, bool),
-        placement: Option<Candidate>,
-        removable: Vec<Candidate>,
-    ) {
-        if removable.is_empty() {
-            return;
-        }
-        let complexity =
-            self.counter.count(self.side, outcome, a) + self.counter.count(self.side, outcome, b);
-        let n = outcome.node(a);
-        let target = format!("{}{}", cell_name(self.side, n.cell.into()), n.digit);
-        let op = if on { "=" } else { "<>" };
-        let assumed = format!("{}{op}{digit}", cell_name(self.side, cell));
-        let kind = Kind::Contradiction;
-        hints.push(self.hint(
-            kind,
-            complexity,
-            placement,
-            removable,
-            vec![
-                (format!("{target} on"), outcome.path(a)),
-                (format!("{target} off"), outcome.path(b)),
-            ],
-            format!(
-                "assuming {assumed} makes {} both true and false",
-                cell_name(self.side, n.cell.into())
-            ),
-        ));
-    }
-
-    /// Records a double implication: `start` on and off both imply the
-    /// same.
-    fn push_double(
-        &mut self,
-        hints: &mut Vec<Hint>,
-        (on, from_on): (&Outcome, u32),
-        (off, from_off): (&Outcome, u32),
-        (cell, digit): (usize, u8),
-        placement: Option<Candidate>,
-        removable: Vec<Candidate>,
-    ) {
-        if removable.is_empty() {
-            return;
-        }
-        let complexity = self.counter.count(self.side, on, from_on)
-            + self.counter.count(self.side, off, from_off);
-        let name = cell_name(self.side, cell);
-        hints.push(self.hint(
-            Kind::Double,
-            complexity,
-            placement,
-            removable,
-            vec![
-                (format!("{name}={digit}"), on.path(from_on)),
-                (format!("{name}<>{digit}"), off.path(from_off)),
-            ],
-            format!("whether {name} is {digit} or not"),
-        ));
-    }
-
-    /// A hint of this producer.
-    fn hint(
-        &self,
-        kind: Kind,
-        complexity: usize,
-        placement: Option<Candidate>,
-        mut removable: Vec<Candidate>,
-        branches: Vec<(String, Vec<Node>)>,
-        premise: String,
-    ) -> Hint {
-        removable.sort_unstable();
-        Hint {
-            difficulty: self.mode.base() + length_added(complexity),
-            complexity,
-            kind,
-            placement,
-            removable,
-            branches,
-            premise,
-        }
-    }
-
-    /// SE's region chaining from `cell = digit`: in each unit (box, row,
-    /// column) where `cell` is the digit's first place of two (or more),
-    /// what every place of the digit implies.
-    fn regions(&mut self, cell: usize, digit: u8, on: &Outcome, hints: &mut Vec<Hint>) {
-        let geometry = self.geometry();
-        let [row, col, bx] = geometry.units_of(cell);
-        for unit in [bx, row, col] {
-            let unit = usize::from(unit);
-            let places = self.grid.positions(unit, digit);
-            let count = places.count_ones();
-            if !(count == 2 || (self.mode.multiple() && count > 2)) {
-                continue;
-            }
-            let cells = geometry.unit(unit);
-            if usize::from(cells[places.trailing_zeros() as usize]) != cell {
-                continue;
-            }
-            let mut others: Vec<(usize, Outcome)> = Vec::new();
-            for i in super::candidates::bits(places).skip(1) {
-                let other = usize::from(cells[i]);
-                let mut outcome = self.outcome();
-                let start = outcome.create(other, digit, true, &[]);
-                outcome.insert(self.side, start);
-                self.chain(&mut outcome);
-                others.push((other, outcome));
-            }
-            for state in [true, false] {
-                let list = if state { &on.on } else { &on.off };
-                for &id in list {
-                    let n = *on.node(id);
-                    let k = self.key(n.cell.into(), n.digit, n.on);
-                    if others.iter().all(|(_, o)| o.get(k).is_some()) {
-                        let (placement, removable) = self.conclusion(&n);
-                        if removable.is_empty() {
-                            continue;
-                        }
-                        let mut complexity = self.counter.count(self.side, on, id);
-                        let mut branches = vec![(cell_name(self.side, cell), on.path(id))];
-                        for (other, o) in &others {
-                            let at = o.get(k).expect("checked above");
-                            complexity += self.counter.count(self.side, o, at);
-                            branches.push((cell_name(self.side, *other), o.path(at)));
-                        }
-                        let premise =
-                            format!("{digit} goes somewhere in {}", unit_name(self.side, unit));
-                        hints.push(self.hint(
-                            Kind::Region,
-                            complexity,
-                            placement,
-                            removable,
-                            branches,
-                            premise,
-                        ));
-                    }
-                }
-            }
-            for (_, outcome) in others {
-                self.recycle(outcome);
-            }
-        }
-    }
-
-    /// What concluding node `n` means: a placement and the cell's other
-    /// digits removed when on, the candidate removed when off.
-    fn conclusion(&self, n: &Node) -> (Option<Candidate>, Vec<Candidate>) {
-        let cell = usize::from(n.cell);
-        if n.on {
+/// The step reported for `hint`.
+fn step(side: usize, mode: Mode, hint: Hint) -> Step {
+    let mut cells: Vec<usize> = hint
+        .branches
+        .iter()
+        .flat_map(|path| path.iter().map(|n| usize::from(n.cell)))
+        .collect();
+    cells.sort_unstable();
+    cells.dedup();
+    let chain = |path: &[Node]| {
+        path.iter()
+            .map(|n| node_name(side, n))
+            .collect::<Vec<_>>()
+            .join(" -> ")
+    };
+    let (premise, labels): (String, Vec<String>) = match hint.premise {
+        Premise::Contradiction { cell, digit, on } => {
+            let op = if on { "=" } else { "<>" };
+            let target = hint.branches[0].last().map(|n| usize::from(n.cell));
             (
-                Some(Candidate::new(cell, n.digit)),
-                self.others(cell, n.digit),
+                format!(
+                    "assuming {}{op}{digit} makes {} both true and false",
+                    cell_name(side, cell),
+                    target.map_or(String::new(), |c| cell_name(side, c))
+                ),
+                vec!["on".to_string(), "off".to_string()],
             )
-        } else {
-            (None, vec![Candidate::new(cell, n.digit)])
         }
-    }
-
-    /// SE's cell forcing chains: what every digit of `cell` implies.
-    fn cell_reductions(&mut self, cell: usize, by_digit: &[(u8, Outcome)], hints: &mut Vec<Hint>) {
-        let Some((_, first)) = by_digit.first() else {
-            return;
-        };
-        for state in [true, false] {
-            let list = if state { &first.on } else { &first.off };
-            for &id in list {
-                let n = *first.node(id);
-                let k = self.key(n.cell.into(), n.digit, n.on);
-                if !by_digit.iter().all(|(_, o)| o.get(k).is_some()) {
-                    continue;
-                }
-                let (placement, removable) = self.conclusion(&n);
-                if removable.is_empty() {
-                    continue;
-                }
-                let mut complexity = 0;
-                let mut branches = Vec::new();
-                for (digit, o) in by_digit {
-                    let at = o.get(k).expect("checked above");
-                    complexity += self.counter.count(self.side, o, at);
-                    branches.push((
-                        format!("{}={digit}", cell_name(self.side, cell)),
-                        o.path(at),
-                    ));
-                }
-                let premise = format!("{} holds one of its digits", cell_name(self.side, cell));
-                hints.push(self.hint(
-                    Kind::Cell,
-                    complexity,
-                    placement,
-                    removable,
-                    branches,
-                    premise,
-                ));
-            }
+        Premise::Double { cell, digit } => {
+            let name = cell_name(side, cell);
+            (
+                format!("whether {name} is {digit} or not"),
+                vec![format!("{name}={digit}"), format!("{name}<>{digit}")],
+            )
         }
-    }
-
-    /// SE's `doChaining`: completes `outcome` (its start already in) with
-    /// every implication, "on" ones first, breadth first. Returns the
-    /// first candidate found both on and off, as (on node, off node).
-    fn chain(&mut self, outcome: &mut Outcome) -> Option<(u32, u32)> {
-        let mut pending_on: VecDeque<u32> = outcome.on.iter().copied().collect();
-        let mut pending_off: VecDeque<u32> = outcome.off.iter().copied().collect();
-        let found = loop {
-            let contradiction = if let Some(p) = pending_on.pop_front() {
-                self.expand_on(outcome, p, &mut pending_off)
-            } else if let Some(p) = pending_off.pop_front() {
-                self.expand_off(outcome, p, &mut pending_on)
-            } else {
-                break None;
-            };
-            if contradiction.is_some() {
-                break contradiction;
-            }
-            if pending_on.is_empty() && pending_off.is_empty() && self.mode == Mode::DynamicPlus {
-                pending_off.extend(self.advanced(outcome));
-            }
-        };
-        let grid = self.grid;
-        for (cell, mask) in self.work.iter_mut().enumerate() {
-            *mask = grid.mask(cell);
-        }
-        found
-    }
-
-    /// Follows "on" node `p`: its peers' and its cell's other candidates
-    /// go off. A contradiction when one of them is already on.
-    fn expand_on(
-        &mut self,
-        outcome: &mut Outcome,
-        p: u32,
-        pending_off: &mut VecDeque<u32>,
-    ) -> Option<(u32, u32)> {
-        let n = *outcome.node(p);
-        self.on_to_off(&n);
-        for i in 0..self.offs.len() {
-            let (cell, digit) = self.offs[i];
-            if let Some(q) = outcome.get(self.key(cell, digit, true)) {
-                let off = outcome.create(cell, digit, false, &[p]);
-                return Some((q, off));
-            }
-            if outcome.get(self.key(cell, digit, false)).is_none() {
-                let id = outcome.create(cell, digit, false, &[p]);
-                outcome.insert(self.side, id);
-                pending_off.push_back(id);
-            }
-        }
-        None
-    }
-
-    /// Follows "off" node `p`: the last digit of its cell and the last
-    /// place of its digit in its units go on (then, in dynamic modes, the
-    /// candidate is removed from the grid). A contradiction when one of
-    /// them is already off.
-    fn expand_off(
-        &mut self,
-        outcome: &mut Outcome,
-        p: u32,
-        pending_on: &mut VecDeque<u32>,
-    ) -> Option<(u32, u32)> {
-        let n = *outcome.node(p);
-        self.off_to_on(&n);
-        if self.mode.dynamic() {
-            self.work[usize::from(n.cell)] &= !(1u64 << (n.digit - 1));
-        }
-        for i in 0..self.implied.len() {
-            let (cell, digit, cause) = self.implied[i];
-            self.parents.clear();
-            self.parents.push(p);
-            self.hidden_parents(outcome, cell, digit, cause);
-            if let Some(q) = outcome.get(self.key(cell, digit, false)) {
-                let on = outcome.create(cell, digit, true, &self.parents);
-                return Some((on, q));
-            }
-            if outcome.get(self.key(cell, digit, true)).is_none() {
-                let id = outcome.create(cell, digit, true, &self.parents);
-                outcome.insert(self.side, id);
-                pending_on.push_back(id);
-            }
-        }
-        None
-    }
-
-    /// SE's `getOnToOff` for on node `n` into `self.offs`, in SE's
-    /// order: the cell's other digits (not in Nishio), then the digit's
-    /// other places in the box, the row and the column, each once.
-    fn on_to_off(&mut self, n: &Node) {
-        self.offs.clear();
-        let cell = usize::from(n.cell);
-        let geometry = self.geometry();
-        if !self.mode.nishio() {
-            let others = self.work[cell] & !(1u64 << (n.digit - 1));
-            for d in super::candidates::bits(others) {
-                self.offs.push((cell, d as u8 + 1));
-            }
-        }
-        let bit = 1u64 << (n.digit - 1);
-        for &other in geometry.house(cell) {
-            let o = usize::from(other);
-            if self.work[o] & bit != 0 {
-                self.offs.push((o, n.digit));
-            }
-        }
-    }
-
-    /// SE's `getOffToOn` for off node `n` into `self.implied`, in SE's
-    /// order: the other digit of a cell left with two (not in Nishio),
-    /// then the other place of the digit in the box, the row and the
-    /// column when two are left, each once.
-    fn off_to_on(&mut self, n: &Node) {
-        self.implied.clear();
-        let cell = usize::from(n.cell);
-        let bit = 1u64 << (n.digit - 1);
-        if !self.mode.nishio() && self.work[cell].count_ones() == 2 {
-            let other = self.work[cell] & !bit;
-            self.implied
-                .push((cell, other.trailing_zeros() as u8 + 1, Cause::Cell));
-        }
-        let geometry = self.geometry();
-        let [row, col, bx] = geometry.units_of(cell);
-        for unit in [bx, row, col] {
-            let mut places = geometry
-                .unit(usize::from(unit))
+        Premise::Cell { cell } => (
+            format!("{} holds one of its digits", cell_name(side, cell)),
+            hint.branches
                 .iter()
-                .map(|&c| usize::from(c))
-                .filter(|&c| self.work[c] & bit != 0);
-            if let (Some(a), Some(b), None) = (places.next(), places.next(), places.next()) {
-                let other = if a == cell { b } else { a };
-                if !self
-                    .implied
-                    .iter()
-                    .any(|&(c, d, _)| c == other && d == n.digit)
-                {
-                    self.implied.push((other, n.digit, Cause::Unit(unit)));
-                }
-            }
-        }
-    }
-
-    /// SE's hidden parents of an "on" implication in a dynamic chain: the
-    /// candidates the chain removed from the cell (last digit) or from the
-    /// unit (last place), which the implication relies on too. The main
-    /// parent (`self.parents[0]`, removed just before) is not repeated.
-    fn hidden_parents(&mut self, outcome: &Outcome, cell: usize, digit: u8, cause: Cause) {
-        if !self.mode.dynamic() {
-            return;
-        }
-        let grid = self.grid;
-        match cause {
-            Cause::Cell => {
-                let gone = grid.mask(cell) & !self.work[cell];
-                for d in super::candidates::bits(gone) {
-                    let id = outcome.get(self.key(cell, d as u8 + 1, false));
-                    if let Some(id) = id.filter(|&id| id != self.parents[0]) {
-                        self.parents.push(id);
-                    }
-                }
-            }
-            Cause::Unit(unit) => {
-                let bit = 1u64 << (digit - 1);
-                for &c in self.geometry().unit(usize::from(unit)) {
-                    let c = usize::from(c);
-                    if grid.mask(c) & bit != 0 && self.work[c] & bit == 0 {
-                        let id = outcome.get(self.key(c, digit, false));
-                        if let Some(id) = id.filter(|&id| id != self.parents[0]) {
-                            self.parents.push(id);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// SE's `getAdvancedPotentials`: eliminations of the first pattern
-    /// rule that finds some in the grid as the chain reduced it, added to
-    /// the outcome as "off" nodes (those not there yet). Their ids.
-    fn advanced(&mut self, outcome: &mut Outcome) -> Vec<u32> {
-        let values: Vec<u8> = (0..self.grid.cell_count())
-            .map(|c| self.grid.value(c))
-            .collect();
-        let source: Vec<u64> = (0..self.grid.cell_count())
-            .map(|c| self.grid.mask(c))
-            .collect();
-        let view = advanced::View {
-            geometry: self.geometry(),
-            values: &values,
-            source: &source,
-            current: &self.work,
-        };
-        let mut added = Vec::new();
-        for e in advanced::eliminations(&view) {
-            if outcome.get(self.key(e.cell, e.digit, false)).is_some() {
-                continue;
-            }
-            let parents: Vec<u32> = e
-                .parents
+                .map(|p| format!("{}={}", cell_name(side, cell), p[0].digit))
+                .collect(),
+        ),
+        Premise::Region { unit, digit } => (
+            format!("{digit} goes somewhere in {}", unit_name(side, unit)),
+            hint.branches
                 .iter()
-                .filter_map(|&(c, d)| outcome.get(self.key(c, d, false)))
-                .collect();
-            let id = outcome.create(e.cell, e.digit, false, &parents);
-            outcome.insert(self.side, id);
-            added.push(id);
-        }
-        added
-    }
-
-    /// The step reported for `hint`.
-    fn step(&self, hint: Hint) -> Step {
-        let side = self.side;
-        let name = match hint.kind {
-            Kind::Contradiction if self.mode.nishio() => "Forcing",
-            Kind::Contradiction => "Contradiction Forcing",
-            Kind::Double => "Double Forcing",
-            Kind::Cell => "Cell Forcing",
-            Kind::Region => "Region Forcing",
-        };
-        let mut cells: Vec<usize> = hint
-            .branches
-            .iter()
-            .flat_map(|(_, path)| path.iter().map(|n| usize::from(n.cell)))
-            .collect();
-        cells.sort_unstable();
-        cells.dedup();
-        let branches: Vec<String> = hint
-            .branches
-            .iter()
-            .map(|(label, path)| {
-                let chain: Vec<String> = path.iter().map(|n| node_name(side, n)).collect();
-                format!("{label}: {}", chain.join(" -> "))
-            })
-            .collect();
-        let (placements, eliminations) = match hint.placement {
-            Some(p) => (vec![p], Vec::new()),
-            None => (Vec::new(), hint.removable),
-        };
-        Step {
-            technique: self.mode.technique(),
-            name: format!("{}{name}{}", self.mode.prefix(), self.mode.suffix()),
-            difficulty: tenths(hint.difficulty),
-            placements,
-            eliminations,
-            cells,
-            reason: format!("{}; {}", hint.premise, branches.join("; ")),
-            side,
-        }
+                .map(|p| cell_name(side, usize::from(p[0].cell)))
+                .collect(),
+        ),
+    };
+    let branches: Vec<String> = labels
+        .iter()
+        .zip(&hint.branches)
+        .map(|(label, path)| format!("{label}: {}", chain(path)))
+        .collect();
+    let (placements, eliminations) = match hint.placement {
+        Some(p) => (vec![p], Vec::new()),
+        None => (Vec::new(), hint.removable),
+    };
+    Step {
+        technique: mode.technique(),
+        name: mode.name(hint.kind),
+        difficulty: tenths(hint.difficulty),
+        placements,
+        eliminations,
+        cells,
+        reason: format!("{premise}; {}", branches.join("; ")),
+        side,
     }
 }
 
@@ -802,7 +337,6 @@ fn node_name(side: usize, node: &Node) -> String {
         node.digit
     )
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -834,7 +368,7 @@ mod tests {
             "r9c7=9 r3c4<>4 r3c6<>4 r3c1<>7 r3c2<>7 r3c8<>3 r3c8<>5 r3c8<>6 r3c8<>8 r3c9<>3 \
              r3c9<>5 r3c9<>6 r2c2<>8 r2c3<>8 r1c1<>3 r1c2<>3 r1c3<>3 r2c2<>3 r2c3<>3 r9c2<>2 \
              r7c2<>2 r5c4<>4 r5c5<>4 r9c2<>3 r9c8<>3 r3c6<>9 r1c5<>6 r3c2<>6 r3c3<>6 r3c6=6 r6c4<>5",
-            Mode::Dynamic,
+            Mode::Dynamic(0),
             89,
             "r8c3<>1",
         ), // Dynamic Region Forcing Chains: 1 in row 8
@@ -842,16 +376,23 @@ mod tests {
             "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5",
             "r9c8=3 r7c1<>4 r7c2<>4 r7c3<>4 r5c1<>4 r2c6<>6 r5c4<>4 r6c5<>8 r2c4<>6 r5c3<>8 \
              r4c6<>9 r7c6<>6",
-            Mode::DynamicPlus,
+            Mode::Dynamic(1),
             97,
             "r1c3<>5",
         ), // Dynamic Region Forcing Chains (+): 5 in column 3
+        (
+            "........91......35..9.3.8....3.5...67....2......4.......6.8..9..2.7..6..4.....1..",
+            "",
+            Mode::Dynamic(2),
+            102,
+            "r3c9<>2",
+        ), // Dynamic Contradiction Forcing Chains (+ Forcing Chains): r3c9=2 => r3c2=7 and r3c2<>7
     ];
 
     /// The first step `mode` reports.
     fn first(grid: &Candidates, mode: Mode) -> Option<Step> {
         let mut found = None;
-        let _ = find(grid, mode, &mut |step| {
+        let _ = find(grid, mode, &Budget::unlimited(), &mut |step| {
             found = Some(step);
             ControlFlow::Break(())
         });
@@ -867,5 +408,28 @@ mod tests {
             assert_eq!(step.outcome().replace(',', ""), effects, "{step}");
             assert_eq!(step.difficulty.0, tenths, "{step}");
         }
+    }
+
+    #[test]
+    fn names_and_base_difficulties_are_se_s() {
+        let bases: Vec<f64> = [Mode::Nishio, Mode::Multiple]
+            .into_iter()
+            .chain((0..=5).map(Mode::Dynamic))
+            .map(Mode::base)
+            .collect();
+        assert_eq!(bases, [7.5, 8.0, 8.5, 9.0, 9.5, 10.0, 10.5, 11.0]);
+        assert_eq!(
+            Mode::Nishio.name(Kind::Contradiction),
+            "Nishio Forcing Chains"
+        );
+        assert_eq!(Mode::Multiple.name(Kind::Region), "Region Forcing Chains");
+        assert_eq!(
+            Mode::Dynamic(1).name(Kind::Double),
+            "Dynamic Double Forcing Chains (+)"
+        );
+        assert_eq!(
+            Mode::Dynamic(5).name(Kind::Cell),
+            "Dynamic Cell Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains))"
+        );
     }
 }

@@ -5,6 +5,23 @@
 /// No node: the slot of a candidate not (yet) implied.
 pub(super) const NONE: u32 = u32::MAX;
 
+/// Why a candidate is implied on or off. SE uses it to find what a chain
+/// relies on when it is nested in another one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cause {
+    /// The assumption a chain starts from.
+    Assumed,
+    /// The cell's other digits are off (on), or another digit is on (off).
+    Cell,
+    /// The digit's other places in the unit are off (on), or it is placed
+    /// elsewhere in the unit (off).
+    Unit(u16),
+    /// A pattern in the grid as the chain has reduced it; the index of
+    /// the nested chain in the engine's table, [`NONE`] for locked
+    /// candidates, pairs and X-Wings.
+    Advanced(u32),
+}
+
 /// One implication: a candidate on or off, why, and what implied it.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Node {
@@ -14,6 +31,8 @@ pub(super) struct Node {
     pub digit: u8,
     /// Whether the candidate is implied on (true) or off.
     pub on: bool,
+    /// Why.
+    pub cause: Cause,
     /// Where the node's parents start in [`Outcome::parents`].
     first_parent: u32,
     /// How many parents (the first is the main one).
@@ -83,11 +102,19 @@ impl Outcome {
     }
 
     /// Creates a node (not yet in the sets); its id.
-    pub fn create(&mut self, cell: usize, digit: u8, on: bool, parents: &[u32]) -> u32 {
+    pub fn create(
+        &mut self,
+        cell: usize,
+        digit: u8,
+        on: bool,
+        cause: Cause,
+        parents: &[u32],
+    ) -> u32 {
         self.nodes.push(Node {
             cell: cell as u16,
             digit,
             on,
+            cause,
             first_parent: self.parents.len() as u32,
             parent_count: parents.len() as u32,
         });
@@ -123,35 +150,30 @@ impl Outcome {
     }
 }
 
-/// Counts distinct ancestors with reusable stamps (SE's complexity counts
-/// every candidate a conclusion depends on, itself included).
+/// Walks a node's distinct ancestors breadth first, as SE lists a chain
+/// (`getChain`: the node, its parents, theirs …, each candidate once), with
+/// reusable stamps. SE's complexity is the number of candidates walked.
 #[derive(Debug, Default)]
-pub(super) struct AncestorCounter {
+pub(super) struct AncestorWalk {
     /// Stamp per candidate key.
     stamps: Vec<u32>,
     /// The current stamp.
     stamp: u32,
-    /// The walk's stack.
-    stack: Vec<u32>,
+    /// The walk's queue.
+    queue: Vec<u32>,
 }
 
-impl AncestorCounter {
-    /// A counter for `keys` candidate keys.
-    pub fn new(keys: usize) -> AncestorCounter {
-        AncestorCounter {
+impl AncestorWalk {
+    /// A walker for `keys` candidate keys.
+    pub fn new(keys: usize) -> AncestorWalk {
+        AncestorWalk {
             stamps: vec![0; keys],
             stamp: 0,
-            stack: Vec::new(),
+            queue: Vec::new(),
         }
     }
 
-    /// The number of distinct candidates (on or off) node `id` depends on,
-    /// itself included.
-    pub fn count(&mut self, side: usize, outcome: &Outcome, id: u32) -> usize {
-        self.visit(side, outcome, id, |_| {})
-    }
-
-    /// Walks the distinct ancestors of node `id` (itself included), calling
+    /// Walks the distinct ancestors of node `id` (itself first), calling
     /// `each` once per candidate; their number.
     pub fn visit(
         &mut self,
@@ -166,9 +188,12 @@ impl AncestorCounter {
             self.stamp = 1;
         }
         let mut count = 0;
-        self.stack.clear();
-        self.stack.push(id);
-        while let Some(at) = self.stack.pop() {
+        self.queue.clear();
+        self.queue.push(id);
+        let mut head = 0;
+        while head < self.queue.len() {
+            let at = self.queue[head];
+            head += 1;
             let n = outcome.node(at);
             let k = key(side, usize::from(n.cell), n.digit, n.on);
             if self.stamps[k] == self.stamp {
@@ -177,7 +202,7 @@ impl AncestorCounter {
             self.stamps[k] = self.stamp;
             count += 1;
             each(at);
-            self.stack.extend_from_slice(outcome.parents(at));
+            self.queue.extend_from_slice(outcome.parents(at));
         }
         count
     }
