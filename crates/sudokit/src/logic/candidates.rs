@@ -280,10 +280,22 @@ impl Candidates {
     /// The same grid with the candidates `masks` (one bit mask per cell,
     /// bit `d - 1` for digit `d`): a chain's view of the grid it reduced.
     pub(crate) fn with_masks(&self, masks: &[u64]) -> Candidates {
+        let side = self.side();
+        let mut places = vec![0u64; self.places.len()];
+        for (cell, &mask) in masks.iter().enumerate() {
+            let units = self.layout.geometry.units_of(cell);
+            let slots = self.layout.slots[cell];
+            for d in bits(mask) {
+                for (unit, slot) in units.into_iter().zip(slots) {
+                    places[usize::from(unit) * side + d] |= 1 << slot;
+                }
+            }
+        }
         Candidates {
-            geometry: Arc::clone(&self.geometry),
+            layout: Arc::clone(&self.layout),
             values: self.values.clone(),
             masks: masks.to_vec(),
+            places,
         }
     }
 
@@ -385,6 +397,11 @@ mod tests {
                 g.place(cell, digit);
                 check(&g);
             }
+            // A chain's view: every cell without its lowest candidate.
+            let masks: Vec<u64> = (0..g.cell_count())
+                .map(|c| g.mask(c) & (g.mask(c).wrapping_sub(1)))
+                .collect();
+            check(&g.with_masks(&masks));
         }
     }
 

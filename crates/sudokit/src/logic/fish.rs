@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 
 use super::candidates::{bits, full_mask};
 use super::step::{cell_list, unit_name};
-use super::subsets::{subsets_of, two_to};
+use super::subsets::{combinations, subsets_of, two_to};
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
 /// Basic fish of `size` lines (X-Wing 3.2, Swordfish 3.8, Jellyfish 5.2),
