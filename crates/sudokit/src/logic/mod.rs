@@ -28,6 +28,7 @@ mod candidates;
 mod chains;
 mod coloring;
 mod fish;
+mod floor;
 mod intersections;
 mod puzzle;
 mod rate;
