@@ -522,7 +522,8 @@ impl Generator {
         let Some(gate) = self.gate.as_ref().filter(|g| g.steers()) else {
             return true;
         };
-        let puzzle = Puzzle::new(self.options.shape, cells.to_vec()).expect("cells come from a grid");
+        let puzzle =
+            Puzzle::new(self.options.shape, cells.to_vec()).expect("cells come from a grid");
         match gate.admit(&puzzle) {
             Some(r) => {
                 *rating = Some(r);

@@ -244,7 +244,10 @@ mod tests {
         }
         for level in ALL_LEVELS {
             assert_eq!(level.name().parse::<Level>().unwrap(), level);
-            assert_eq!(level.to_string().to_uppercase().parse::<Level>().unwrap(), level);
+            assert_eq!(
+                level.to_string().to_uppercase().parse::<Level>().unwrap(),
+                level
+            );
         }
         assert!("insane".parse::<Level>().is_err());
     }
