@@ -38,7 +38,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::fill9::random_grid9;
-use super::rated::RatingGate;
+use super::rated::{BackOff, RatingGate};
 use super::unavoidable::Unavoidable;
 use super::{random_grid, RatingRange, Symmetry};
 use crate::analyze::is_minimal_raw;
@@ -448,29 +448,80 @@ impl Generator {
     }
 
     /// One carving pass over the orbits in `order` (see the module docs),
-    /// with the rating of the puzzle it ends at when a rating target steered
-    /// it and some removal was rated.
+    /// and with a rating target that has an upper bound, the pass steered
+    /// under it (see `rated`), with the rating of the puzzle it ends at when
+    /// one was made.
     fn carve(&mut self, solution: &Puzzle, order: &[usize]) -> (Puzzle, Option<Rating>) {
-        let mut cells = solution.cells().to_vec();
-        let mut count = cells.len();
-        let target = if self.options.minimal {
-            0
-        } else {
-            self.options.clues.unwrap_or(0)
-        };
-        let full = (1u64 << (self.options.shape.side() - 1) << 1).wrapping_sub(1);
-        // Unavoidable sets and the clue mask are kept for 9×9 only.
+        // Unavoidable sets are kept for 9×9 only.
         let unavoidable = if self.nine {
             Unavoidable::two_digit(solution.cells())
         } else {
             Unavoidable::default()
         };
-        let mut givens = u128::MAX;
+        let free = self.pass(
+            solution,
+            &unavoidable,
+            order,
+            solution.cells().to_vec(),
+            None,
+        );
+        let shape = self.options.shape;
+        let puzzle = |cells: Vec<u8>| Puzzle::new(shape, cells).expect("cells come from a grid");
+        let Some(gate) = self.gate.take_if(|g| g.steers()) else {
+            return (puzzle(free.cells), None);
+        };
+        let back = gate.back_off(solution, &self.orbits, order, &free.removed);
+        let result = match back {
+            BackOff::Within(rating) => (puzzle(free.cells), Some(rating)),
+            BackOff::To {
+                cells,
+                from,
+                rating,
+            } => {
+                let steered = self.pass(solution, &unavoidable, &order[from..], cells, Some(&gate));
+                (puzzle(steered.cells), steered.rating.or(rating))
+            }
+        };
+        self.gate = Some(gate);
+        result
+    }
+
+    /// Visits the orbits in `order`, starting from the clues `cells`,
+    /// blanking each orbit when the puzzle keeps a unique solution and, with
+    /// a `gate`, is admitted by it.
+    fn pass(
+        &mut self,
+        solution: &Puzzle,
+        unavoidable: &Unavoidable,
+        order: &[usize],
+        mut cells: Vec<u8>,
+        gate: Option<&RatingGate>,
+    ) -> Pass {
+        let shape = self.options.shape;
+        let mut count = cells.iter().filter(|&&v| v != 0).count();
+        let target = if self.options.minimal {
+            0
+        } else {
+            self.options.clues.unwrap_or(0)
+        };
+        let full = (1u64 << (shape.side() - 1) << 1).wrapping_sub(1);
+        let bit = |k: usize| 1u128.checked_shl(k as u32).unwrap_or(0);
+        let mut givens = (0..cells.len())
+            .filter(|&k| cells[k] != 0)
+            .fold(0u128, |m, k| m | bit(k));
+        let mut present = vec![0u64; 3 * shape.side()];
+        for (k, &digit) in cells.iter().enumerate() {
+            if digit != 0 {
+                for u in self.unit_of[k] {
+                    present[u as usize] |= 1u64 << (digit - 1);
+                }
+            }
+        }
+        let mut removed = Vec::new();
         let mut rating = None;
-        let mut present = vec![full; 3 * self.options.shape.side()];
         // Moved out for the pass, so that checks may borrow `self` mutably.
         let orbits = std::mem::take(&mut self.orbits);
-        for &o in order {
+        for (position, &o) in order.iter().enumerate() {
             let orbit = &orbits[o];
             if count == target {
                 break;
@@ -481,9 +532,7 @@ impl Generator {
             for &cell in orbit {
                 self.set_cell(&mut cells, &mut present, cell, solution.cells()[cell], true);
             }
-            let orbit_mask = orbit
-                .iter()
-                .fold(0u128, |m, &k| m | 1u128.checked_shl(k as u32).unwrap_or(0));
+            let orbit_mask = orbit.iter().fold(0u128, |m, &k| m | bit(k));
             let unique = if self.nine && unavoidable.uncovered(givens & !orbit_mask) {
                 false
             } else if orbit
@@ -494,10 +543,20 @@ impl Generator {
             } else {
                 self.no_other_digit(&mut cells, &present, orbit, solution.cells(), full)
             };
-            let unique = unique && self.admit(&cells, &mut rating);
-            if unique {
+            let admitted = match gate {
+                Some(gate) if unique => {
+                    let puzzle = Puzzle::new(shape, cells.clone()).expect("cells come from a grid");
+                    let admitted = gate.admit(&puzzle);
+                    let ok = admitted.is_some();
+                    rating = admitted.or(rating);
+                    ok
+                }
+                _ => unique,
+            };
+            if admitted {
                 count -= orbit.len();
                 givens &= !orbit_mask;
+                removed.push(position);
             } else {
                 for &cell in orbit {
                     self.set_cell(
@@ -511,27 +570,22 @@ impl Generator {
             }
         }
         self.orbits = orbits;
-        let puzzle = Puzzle::new(self.options.shape, cells).expect("cells come from a grid");
-        (puzzle, rating)
-    }
-
-    /// Whether a rating target lets carving go on with the puzzle `cells`
-    /// (which has one solution), keeping its rating in `rating`; always
-    /// with no target or no upper bound.
-    fn admit(&self, cells: &[u8], rating: &mut Option<Rating>) -> bool {
-        let Some(gate) = self.gate.as_ref().filter(|g| g.steers()) else {
-            return true;
-        };
-        let puzzle =
-            Puzzle::new(self.options.shape, cells.to_vec()).expect("cells come from a grid");
-        match gate.admit(&puzzle) {
-            Some(r) => {
-                *rating = Some(r);
-                true
-            }
-            None => false,
+        Pass {
+            cells,
+            removed,
+            rating,
         }
     }
+}
+
+/// What a carving [`pass`](Generator::pass) ends at.
+struct Pass {
+    /// The clues left.
+    cells: Vec<u8>,
+    /// The positions in the pass's order of the orbits it blanked, in order.
+    removed: Vec<usize>,
+    /// With a gate: the rating of the puzzle after the last orbit blanked.
+    rating: Option<Rating>,
 }
 
 /// Puzzles `indices` of seed `seed`, made in parallel (one [`Generator`] per
