@@ -82,11 +82,13 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_ATTEMPTS)]
     pub attempts: u32,
     /// Only puzzles whose Sudoku Explainer rating (ER) lies in A..B (both
-    /// included; also A.., ..B, or A alone), e.g. 4.1..6.0. Each removal of
-    /// a clue is rated as the puzzle is carved, and refused when it would
-    /// rate above B. Puzzles the logic engine cannot finish are never in
-    /// range. Other shapes than 9x9 use the engine's ER with SE's
-    /// techniques. Records gain the rating (er, ep, ed, hardest, steps).
+    /// included; also A.., ..B, or A alone), e.g. 4.1..6.0. Rated while
+    /// carving: removals that would rate above B are refused, a pass that
+    /// ends below A is retried on a new grid. Puzzles the logic engine
+    /// cannot finish are never in range. Other shapes than 9x9 use the
+    /// engine's ER with SE's techniques. Text lines gain `ER/EP/ED hardest`
+    /// after the puzzle; records gain er, ep, ed, hardest, steps and
+    /// attempts.
     #[arg(long, value_name = "A..B", conflicts_with = "level")]
     pub rating: Option<RatingRange>,
     /// A named rating range: easy (ER 1.0-2.5), medium (2.6-4.0), hard
