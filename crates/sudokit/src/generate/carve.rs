@@ -27,10 +27,10 @@
 //! With a symmetry, a pass ends orbit-minimal; `--minimal` then also checks
 //! single clues and retries when one is redundant.
 //!
-//! A [`RatingRange`] target (`--rating`, `--level`) is checked while
-//! carving, not after: removals that would rate above the range are refused
-//! (see `rated`), and a pass that ends below it is retried. A puzzle
-//! carved that way need not be minimal, so it is checked clue by clue.
+//! A [`RatingRange`] target (`--rating`, `--level`) rates the end of each
+//! pass with a solver capped at the range's top, which drops a puzzle that
+//! is too hard at its first step above it; a pass out of range is retried
+//! (see `rated` for why the pass is not steered by ratings).
 
 use crate::par::*;
 use rand::seq::SliceRandom;
@@ -38,7 +38,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::fill9::random_grid9;
-use super::rated::{BackOff, RatingGate};
+use super::rated::RatingGate;
 use super::unavoidable::Unavoidable;
 use super::{random_grid, RatingRange, Symmetry};
 use crate::analyze::is_minimal_raw;
@@ -304,7 +304,7 @@ impl Generator {
             };
             let mut order: Vec<usize> = (0..self.orbits.len()).collect();
             order.shuffle(&mut rng);
-            let (puzzle, carved_rating) = self.carve(&solution, &order);
+            let puzzle = self.carve(&solution, &order);
             let clues = puzzle.clue_count();
             let target = self.options.clues;
             if closest == usize::MAX
@@ -318,7 +318,7 @@ impl Generator {
             let rating = match &self.gate {
                 None => None,
                 Some(gate) => {
-                    let Some(rating) = carved_rating.or_else(|| gate.rate(&puzzle)) else {
+                    let Some(rating) = gate.rate(&puzzle) else {
                         continue;
                     };
                     if rating.solved {
@@ -330,8 +330,7 @@ impl Generator {
                     Some(rating)
                 }
             };
-            let steered = self.gate.as_ref().is_some_and(RatingGate::steers);
-            let orbit_minimal = (target.is_none() || self.options.minimal) && !steered;
+            let orbit_minimal = target.is_none() || self.options.minimal;
             let minimal = if orbit_minimal && self.options.symmetry == Symmetry::None {
                 true
             } else {
@@ -447,81 +446,27 @@ impl Generator {
         cells[cell] = if blank { 0 } else { digit };
     }
 
-    /// One carving pass over the orbits in `order` (see the module docs),
-    /// and with a rating target that has an upper bound, the pass steered
-    /// under it (see `rated`), with the rating of the puzzle it ends at when
-    /// one was made.
-    fn carve(&mut self, solution: &Puzzle, order: &[usize]) -> (Puzzle, Option<Rating>) {
-        // Unavoidable sets are kept for 9×9 only.
-        let unavoidable = if self.nine {
-            Unavoidable::two_digit(solution.cells())
-        } else {
-            Unavoidable::default()
-        };
-        let free = self.pass(
-            solution,
-            &unavoidable,
-            order,
-            solution.cells().to_vec(),
-            None,
-        );
-        let shape = self.options.shape;
-        let puzzle = |cells: Vec<u8>| Puzzle::new(shape, cells).expect("cells come from a grid");
-        let Some(gate) = self.gate.take_if(|g| g.steers()) else {
-            return (puzzle(free.cells), None);
-        };
-        let back = gate.back_off(solution, &self.orbits, order, &free.removed);
-        let result = match back {
-            BackOff::Within(rating) => (puzzle(free.cells), Some(rating)),
-            BackOff::To {
-                cells,
-                from,
-                rating,
-            } => {
-                let steered = self.pass(solution, &unavoidable, &order[from..], cells, Some(&gate));
-                (puzzle(steered.cells), steered.rating.or(rating))
-            }
-        };
-        self.gate = Some(gate);
-        result
-    }
-
-    /// Visits the orbits in `order`, starting from the clues `cells`,
-    /// blanking each orbit when the puzzle keeps a unique solution and, with
-    /// a `gate`, is admitted by it.
-    fn pass(
-        &mut self,
-        solution: &Puzzle,
-        unavoidable: &Unavoidable,
-        order: &[usize],
-        mut cells: Vec<u8>,
-        gate: Option<&RatingGate>,
-    ) -> Pass {
-        let shape = self.options.shape;
-        let mut count = cells.iter().filter(|&&v| v != 0).count();
+    /// One carving pass over the orbits in `order` (see the module docs).
+    fn carve(&mut self, solution: &Puzzle, order: &[usize]) -> Puzzle {
+        let mut cells = solution.cells().to_vec();
+        let mut count = cells.len();
         let target = if self.options.minimal {
             0
         } else {
             self.options.clues.unwrap_or(0)
         };
-        let full = (1u64 << (shape.side() - 1) << 1).wrapping_sub(1);
-        let bit = |k: usize| 1u128.checked_shl(k as u32).unwrap_or(0);
-        let mut givens = (0..cells.len())
-            .filter(|&k| cells[k] != 0)
-            .fold(0u128, |m, k| m | bit(k));
-        let mut present = vec![0u64; 3 * shape.side()];
-        for (k, &digit) in cells.iter().enumerate() {
-            if digit != 0 {
-                for u in self.unit_of[k] {
-                    present[u as usize] |= 1u64 << (digit - 1);
-                }
-            }
-        }
-        let mut removed = Vec::new();
-        let mut rating = None;
+        let full = (1u64 << (self.options.shape.side() - 1) << 1).wrapping_sub(1);
+        // Unavoidable sets and the clue mask are kept for 9×9 only.
+        let unavoidable = if self.nine {
+            Unavoidable::two_digit(solution.cells())
+        } else {
+            Unavoidable::default()
+        };
+        let mut givens = u128::MAX;
+        let mut present = vec![full; 3 * self.options.shape.side()];
         // Moved out for the pass, so that checks may borrow `self` mutably.
         let orbits = std::mem::take(&mut self.orbits);
-        for (position, &o) in order.iter().enumerate() {
+        for &o in order {
             let orbit = &orbits[o];
             if count == target {
                 break;
@@ -532,7 +477,9 @@ impl Generator {
             for &cell in orbit {
                 self.set_cell(&mut cells, &mut present, cell, solution.cells()[cell], true);
             }
-            let orbit_mask = orbit.iter().fold(0u128, |m, &k| m | bit(k));
+            let orbit_mask = orbit
+                .iter()
+                .fold(0u128, |m, &k| m | 1u128.checked_shl(k as u32).unwrap_or(0));
             let unique = if self.nine && unavoidable.uncovered(givens & !orbit_mask) {
                 false
             } else if orbit
@@ -543,20 +490,9 @@ impl Generator {
             } else {
                 self.no_other_digit(&mut cells, &present, orbit, solution.cells(), full)
             };
-            let admitted = match gate {
-                Some(gate) if unique => {
-                    let puzzle = Puzzle::new(shape, cells.clone()).expect("cells come from a grid");
-                    let admitted = gate.admit(&puzzle);
-                    let ok = admitted.is_some();
-                    rating = admitted.or(rating);
-                    ok
-                }
-                _ => unique,
-            };
-            if admitted {
+            if unique {
                 count -= orbit.len();
                 givens &= !orbit_mask;
-                removed.push(position);
             } else {
                 for &cell in orbit {
                     self.set_cell(
@@ -570,22 +506,8 @@ impl Generator {
             }
         }
         self.orbits = orbits;
-        Pass {
-            cells,
-            removed,
-            rating,
-        }
+        Puzzle::new(self.options.shape, cells).expect("cells come from a grid")
     }
-}
-
-/// What a carving [`pass`](Generator::pass) ends at.
-struct Pass {
-    /// The clues left.
-    cells: Vec<u8>,
-    /// The positions in the pass's order of the orbits it blanked, in order.
-    removed: Vec<usize>,
-    /// With a gate: the rating of the puzzle after the last orbit blanked.
-    rating: Option<Rating>,
 }
 
 /// Puzzles `indices` of seed `seed`, made in parallel (one [`Generator`] per
