@@ -82,10 +82,10 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_ATTEMPTS)]
     pub attempts: u32,
     /// Only puzzles whose Sudoku Explainer rating (ER) lies in A..B (both
-    /// included; also A.., ..B, or A alone), e.g. 4.1..6.0. Rated while
-    /// carving: removals that would rate above B are refused, a pass that
-    /// ends below A is retried on a new grid. Puzzles the logic engine
-    /// cannot finish are never in range. Other shapes than 9x9 use the
+    /// included; also A.., ..B, or A alone), e.g. 4.1..6.0. Each carved
+    /// puzzle is rated by a solver that stops at its first step above B; one
+    /// out of range is retried on a new grid (up to --attempts). Puzzles
+    /// the logic engine cannot finish are never in range. Other shapes than 9x9 use the
     /// engine's ER with SE's techniques. Text lines gain `ER/EP/ED hardest`
     /// after the puzzle; records gain er, ep, ed, hardest, steps and
     /// attempts.
