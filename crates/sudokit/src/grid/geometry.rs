@@ -18,6 +18,9 @@ pub struct Geometry {
     /// For each cell its `peer_count` peers, cell-major.
     peers: Vec<u16>,
     peer_count: usize,
+    /// For each cell its peers in Sudoku Explainer's house order: the box
+    /// row by row, then the rest of the row, then the rest of the column.
+    houses: Vec<u16>,
 }
 
 impl Geometry {
@@ -58,12 +61,24 @@ impl Geometry {
             }
             debug_assert_eq!(peers.len() - start, peer_count);
         }
+        let mut houses = Vec::with_capacity(cells * peer_count);
+        for (cell, &[row, col, bx]) in cell_units.iter().enumerate() {
+            for u in [bx, row, col] {
+                for &other in &unit_cells[u as usize * n..(u as usize + 1) * n] {
+                    let in_box = cell_units[other as usize][2] == bx;
+                    if other as usize != cell && (u == bx || !in_box) {
+                        houses.push(other);
+                    }
+                }
+            }
+        }
         Geometry {
             shape,
             unit_cells,
             cell_units,
             peers,
             peer_count,
+            houses,
         }
     }
 
@@ -101,11 +116,58 @@ impl Geometry {
     pub fn peers(&self, cell: usize) -> &[u16] {
         &self.peers[cell * self.peer_count..(cell + 1) * self.peer_count]
     }
+
+    /// The peers of `cell` in Sudoku Explainer's house order: its box row
+    /// by row, then the rest of its row, then the rest of its column. The
+    /// logic engine scans in this order to make SE's choices.
+    ///
+    /// # Panics
+    /// If `cell` is not below `N²`, as slice indexing does.
+    pub fn house(&self, cell: usize) -> &[u16] {
+        &self.houses[cell * self.peer_count..(cell + 1) * self.peer_count]
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn house_lists_the_box_then_the_row_then_the_column() {
+        let g = Geometry::new(Shape::new(3, 3).unwrap());
+        // r2c5: box 2 (r1c4..r3c6 but itself), row 2 outside the box, column 5 outside it.
+        let house: Vec<u16> = g.house(13).to_vec();
+        assert_eq!(
+            house,
+            [
+                3,
+                4,
+                5,
+                12,
+                14,
+                21,
+                22,
+                23,
+                9,
+                10,
+                11,
+                15,
+                16,
+                17,
+                4 + 27,
+                4 + 36,
+                4 + 45,
+                4 + 54,
+                4 + 63,
+                4 + 72
+            ]
+        );
+        let mut sorted = house.clone();
+        sorted.sort_unstable();
+        let mut peers = g.peers(13).to_vec();
+        peers.sort_unstable();
+        assert_eq!(sorted, peers);
+    }
 
     #[test]
     fn classic_grid_has_twenty_peers_per_cell() {

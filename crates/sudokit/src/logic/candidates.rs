@@ -194,6 +194,16 @@ impl Candidates {
         }
     }
 
+    /// The same grid with the candidates `masks` (one bit mask per cell,
+    /// bit `d - 1` for digit `d`): a chain's view of the grid it reduced.
+    pub(crate) fn with_masks(&self, masks: &[u64]) -> Candidates {
+        Candidates {
+            geometry: Arc::clone(&self.geometry),
+            values: self.values.clone(),
+            masks: masks.to_vec(),
+        }
+    }
+
     /// The grid's values as a puzzle (empty cells blank).
     pub fn to_puzzle(&self) -> Puzzle {
         Puzzle::empty(self.shape()).with_cells(self.values.clone())

@@ -10,6 +10,7 @@
 
 use std::ops::ControlFlow;
 
+use super::forcing::NestedHint;
 use super::step::cell_name;
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
@@ -91,6 +92,47 @@ struct Search<'g> {
 /// SE's "Forcing Chains & Cycles": X-cycles, Y-cycles, XY-cycles and
 /// forcing X- and XY-chains, reported easiest first in SE's order.
 pub(super) fn cycles_and_chains(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
+    for hint in sorted_hints(grid) {
+        let mut step = hint.step;
+        step.reason = reason(&step, &hint.path);
+        sink(step)?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// The conclusions of SE's "Forcing Chains & Cycles" on `grid`, a grid
+/// reduced by an outer dynamic chain that started from the candidates
+/// `initial`, in SE's order (for SE's nested chains).
+pub(super) fn nested_hints(grid: &Candidates, initial: &[u64]) -> Vec<NestedHint> {
+    sorted_hints(grid)
+        .into_iter()
+        .map(|hint| {
+            let cycle = hint.step.name.contains("Cycle") || hint.step.name == "Generalized X-Wing";
+            let chains = nested_chains(grid, &hint.path, cycle);
+            let mut parents: Vec<(usize, u8)> = Vec::new();
+            let mut fingerprint = 0xcbf2_9ce4_8422_2325u64;
+            for chain in &chains {
+                for &(cell, digit, on, cause) in chain {
+                    let key = (cell * grid.side() + usize::from(digit) - 1) * 2 + usize::from(on);
+                    fingerprint = (fingerprint ^ key as u64).wrapping_mul(0x0100_0000_01b3);
+                    if on {
+                        rule_parents(grid, initial, cell, digit, cause, &mut parents);
+                    }
+                }
+                fingerprint = (fingerprint ^ u64::MAX).wrapping_mul(0x0100_0000_01b3);
+            }
+            NestedHint {
+                removable: hint.removable,
+                parents,
+                complexity: hint.complexity,
+                fingerprint,
+            }
+        })
+        .collect()
+}
+
+/// Every hint of the producer, sorted as SE sorts them, each removal once.
+fn sorted_hints(grid: &Candidates) -> Vec<Hint> {
     let mut search = Search::new(grid);
     let mut hints = Vec::new();
     for links in [
@@ -112,32 +154,105 @@ pub(super) fn cycles_and_chains(grid: &Candidates, sink: &mut Sink<'_>) -> Contr
             .then(a.complexity.cmp(&b.complexity))
             .then(a.key.cmp(&b.key))
     });
-    let mut reported: Vec<Vec<Candidate>> = Vec::new();
-    for hint in hints {
-        if reported.contains(&hint.removable) {
-            continue;
-        }
-        reported.push(hint.removable);
-        let mut step = hint.step;
-        step.reason = reason(&step, &hint.path);
-        sink(step)?;
+    let mut reported = std::collections::HashSet::new();
+    hints.retain(|h| reported.insert(h.removable.clone()));
+    hints
+}
+
+/// Why a link holds, as SE records it: inside the cell, or inside a unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LinkCause {
+    /// The chain's start.
+    Start,
+    /// The cell's digits.
+    Cell,
+    /// A unit's places of the digit.
+    Unit(u16),
+}
+
+/// The chains SE lists for a hint (`getChainsTargets`, then `getChain`):
+/// a forcing chain from its end back to its start; a cycle once from its
+/// closing node back, once reversed (every state flipped, causes kept).
+/// Each node as (cell, digit, on, cause).
+fn nested_chains(
+    grid: &Candidates,
+    path: &[Node],
+    cycle: bool,
+) -> Vec<Vec<(usize, u8, bool, LinkCause)>> {
+    let causes: Vec<LinkCause> = path
+        .iter()
+        .enumerate()
+        .map(|(i, n)| match i {
+            0 => LinkCause::Start,
+            _ => link_cause(grid, &path[i - 1], n),
+        })
+        .collect();
+    let node = |i: usize, flip: bool| {
+        let n = path[i];
+        (usize::from(n.cell), n.digit, n.on != flip, causes[i])
+    };
+    if !cycle {
+        return vec![(0..path.len()).rev().map(|i| node(i, false)).collect()];
     }
-    ControlFlow::Continue(())
+    // The closing node has the start's candidate: each listing stops
+    // before repeating it.
+    let last = path.len() - 1;
+    let forward: Vec<_> = (1..=last).rev().map(|i| node(i, false)).collect();
+    let reversed: Vec<_> = (0..last).map(|i| node(i, true)).collect();
+    vec![forward, reversed]
 }
 
-/// Not yet written.
-pub(super) fn nishio(_grid: &Candidates, _sink: &mut Sink<'_>) -> ControlFlow<()> {
-    ControlFlow::Continue(())
+/// The cause of the link from `from` to `to` in a static chain: the same
+/// cell, or the first of box, row, column holding both (for an "on" node,
+/// the first where the digit has just these two places).
+fn link_cause(grid: &Candidates, from: &Node, to: &Node) -> LinkCause {
+    if from.cell == to.cell {
+        return LinkCause::Cell;
+    }
+    let geometry = grid.geometry();
+    let [r1, c1, b1] = geometry.units_of(usize::from(from.cell));
+    let [r2, c2, b2] = geometry.units_of(usize::from(to.cell));
+    for (u1, u2) in [(b1, b2), (r1, r2), (c1, c2)] {
+        if u1 == u2 && (!to.on || grid.positions(usize::from(u1), to.digit).count_ones() == 2) {
+            return LinkCause::Unit(u1);
+        }
+    }
+    LinkCause::Start
 }
 
-/// Not yet written.
-pub(super) fn multiple(_grid: &Candidates, _sink: &mut Sink<'_>) -> ControlFlow<()> {
-    ControlFlow::Continue(())
-}
-
-/// Not yet written.
-pub(super) fn dynamic(_grid: &Candidates, _size: usize, _sink: &mut Sink<'_>) -> ControlFlow<()> {
-    ControlFlow::Continue(())
+/// Adds SE's rule parents of an "on" node: the candidates of its cell
+/// (cell cause) or of its digit in its unit (unit cause) that the outer
+/// chain removed (in `initial`, not in `grid`).
+fn rule_parents(
+    grid: &Candidates,
+    initial: &[u64],
+    cell: usize,
+    digit: u8,
+    cause: LinkCause,
+    parents: &mut Vec<(usize, u8)>,
+) {
+    let mut add = |c: usize, d: u8| {
+        if !parents.contains(&(c, d)) {
+            parents.push((c, d));
+        }
+    };
+    match cause {
+        LinkCause::Cell => {
+            for d in super::candidates::bits(initial[cell] & !grid.mask(cell)) {
+                add(cell, d as u8 + 1);
+            }
+        }
+        LinkCause::Unit(unit) => {
+            let bit = 1u64 << (digit - 1);
+            for &c in grid.geometry().unit(usize::from(unit)) {
+                let c = usize::from(c);
+                if initial[c] & bit != 0 && grid.mask(c) & bit == 0 {
+                    add(c, digit);
+                }
+            }
+        }
+        LinkCause::Start => {}
+    }
 }
 
 /// Each unit's two places of each digit that has exactly two there,
@@ -159,7 +274,7 @@ fn unit_pairs(grid: &Candidates) -> Vec<Option<(u16, u16)>> {
 
 /// SE's length increment for a chain of `complexity` candidates, summed by
 /// repeated `+= 0.1` as SE does (the doubles matter in its sort).
-fn length_added(complexity: usize) -> f64 {
+pub(super) fn length_added(complexity: usize) -> f64 {
     let length = complexity.saturating_sub(2);
     let (mut added, mut ceil, mut odd) = (0.0f64, 4usize, false);
     while length > ceil {
@@ -171,7 +286,7 @@ fn length_added(complexity: usize) -> f64 {
 }
 
 /// A difficulty double printed as SE prints it, in tenths.
-fn tenths(difficulty: f64) -> Difficulty {
+pub(super) fn tenths(difficulty: f64) -> Difficulty {
     Difficulty(((difficulty + 0.05) * 10.0) as u16)
 }
 
@@ -267,16 +382,9 @@ impl<'g> Search<'g> {
             }
         }
         let bit = 1u64 << (digit - 1);
-        let geometry = grid.geometry();
-        let [row, col, bx] = geometry.units_of(cell);
-        for unit in [bx, row, col] {
-            for &other in geometry.unit(unit as usize) {
-                let o = other as usize;
-                // A line's cells in the box were listed with the box.
-                let listed = unit != bx && geometry.units_of(o)[2] == bx;
-                if o != cell && grid.mask(o) & bit != 0 && !listed {
-                    out.push((other, digit));
-                }
+        for &other in grid.geometry().house(cell) {
+            if grid.mask(other as usize) & bit != 0 {
+                out.push((other, digit));
             }
         }
     }

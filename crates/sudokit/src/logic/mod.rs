@@ -29,6 +29,7 @@ mod chains;
 mod coloring;
 mod fish;
 mod floor;
+mod forcing;
 mod intersections;
 mod puzzle;
 mod rate;
@@ -273,14 +274,16 @@ impl Technique {
             Technique::AlignedPair => aligned::exclusion(grid, 2, sink),
             Technique::ForcingChain => chains::cycles_and_chains(grid, sink),
             Technique::AlignedTriple => aligned::exclusion(grid, 3, sink),
-            Technique::Nishio => chains::nishio(grid, sink),
-            Technique::MultipleForcingChain => chains::multiple(grid, sink),
-            Technique::DynamicForcingChain => chains::dynamic(grid, 0, sink),
-            Technique::DynamicForcingChainPlus => chains::dynamic(grid, 1, sink),
-            Technique::NestedForcingChain => chains::dynamic(grid, 2, sink),
-            Technique::NestedMultipleChain => chains::dynamic(grid, 3, sink),
-            Technique::NestedDynamicChain => chains::dynamic(grid, 4, sink),
-            Technique::NestedPlusChain => chains::dynamic(grid, 5, sink),
+            Technique::Nishio => forcing::find(grid, forcing::Mode::Nishio, sink),
+            Technique::MultipleForcingChain => forcing::find(grid, forcing::Mode::Multiple, sink),
+            Technique::DynamicForcingChain => forcing::find(grid, forcing::Mode::Dynamic(0), sink),
+            Technique::DynamicForcingChainPlus => {
+                forcing::find(grid, forcing::Mode::Dynamic(1), sink)
+            }
+            Technique::NestedForcingChain => forcing::find(grid, forcing::Mode::Dynamic(2), sink),
+            Technique::NestedMultipleChain => forcing::find(grid, forcing::Mode::Dynamic(3), sink),
+            Technique::NestedDynamicChain => forcing::find(grid, forcing::Mode::Dynamic(4), sink),
+            Technique::NestedPlusChain => forcing::find(grid, forcing::Mode::Dynamic(5), sink),
             Technique::FinnedFish => fish::finned(grid, sink),
             Technique::Skyscraper => single_digit::skyscraper(grid, sink),
             Technique::TwoStringKite => single_digit::kite(grid, sink),

@@ -1,0 +1,665 @@
+//! [`Engine`]: SE's `getMultipleChainsHintList` and `doChaining` over one
+//! grid — every assumption's implications and the conclusions they give.
+
+use std::collections::VecDeque;
+
+use super::advanced;
+use super::outcome::{key, AncestorWalk, Cause, Node, Outcome, NONE};
+use super::{Hint, Kind, Mode, Premise};
+use crate::grid::Geometry;
+use crate::logic::chains::length_added;
+use crate::logic::{Candidate, Candidates};
+
+/// A nested chain used by the outer chains: its complexity and identity.
+#[derive(Clone, Copy, Debug)]
+struct NestedRef {
+    complexity: usize,
+    fingerprint: u64,
+}
+
+/// The search state over one grid.
+pub(super) struct Engine<'g> {
+    /// The grid searched.
+    grid: &'g Candidates,
+    mode: Mode,
+    side: usize,
+    /// In a nested search: the candidates the outer chain started from
+    /// (the grid is the outer chain's reduced grid).
+    initial: Option<&'g [u64]>,
+    /// The candidates as the current chain has reduced them (dynamic
+    /// modes); equal to the grid's between chains.
+    work: Vec<u64>,
+    /// Outcomes to reuse.
+    pool: Vec<Outcome>,
+    /// Ancestor walks.
+    walk: AncestorWalk,
+    /// Scratch list of "on" implications and their causes.
+    implied: Vec<(usize, u8, Cause)>,
+    /// Scratch list of "off" implications and their causes.
+    offs: Vec<(usize, u8, Cause)>,
+    /// Scratch list of parents.
+    parents: Vec<u32>,
+    /// Nested chains the chains rely on (`Cause::Advanced` indexes).
+    nested: Vec<NestedRef>,
+    /// The grid's placed digits (0 = empty).
+    values: Vec<u8>,
+    /// The grid's candidates.
+    base: Vec<u64>,
+}
+
+impl<'g> Engine<'g> {
+    /// A search of `mode` over `grid`; `initial` for a nested search (see
+    /// [`Engine::initial`]).
+    pub fn new(grid: &'g Candidates, mode: Mode, initial: Option<&'g [u64]>) -> Engine<'g> {
+        let side = grid.side();
+        let keys = grid.cell_count() * side * 2;
+        Engine {
+            grid,
+            mode,
+            side,
+            initial,
+            work: (0..grid.cell_count()).map(|c| grid.mask(c)).collect(),
+            pool: Vec::new(),
+            walk: AncestorWalk::new(keys),
+            implied: Vec::new(),
+            offs: Vec::new(),
+            parents: Vec::new(),
+            nested: Vec::new(),
+            values: grid.values().to_vec(),
+            base: (0..grid.cell_count()).map(|c| grid.mask(c)).collect(),
+        }
+    }
+
+    fn geometry(&self) -> &'g Geometry {
+        self.grid.geometry()
+    }
+
+    /// A cleared outcome from the pool.
+    fn outcome(&mut self) -> Outcome {
+        let keys = self.grid.cell_count() * self.side * 2;
+        self.pool.pop().unwrap_or_else(|| Outcome::new(keys))
+    }
+
+    /// Returns an outcome to the pool.
+    fn recycle(&mut self, mut outcome: Outcome) {
+        outcome.clear(self.side);
+        self.pool.push(outcome);
+    }
+
+    fn key(&self, cell: usize, digit: u8, on: bool) -> usize {
+        key(self.side, cell, digit, on)
+    }
+
+    /// SE's `getMultipleChainsHintList`: for each cell (row-major) with
+    /// more than two candidates (dynamic: more than one), each digit:
+    /// contradictions and double implications, region chains; then the
+    /// cell's own forcing chains.
+    pub fn hints(&mut self) -> Vec<Hint> {
+        let mut hints = Vec::new();
+        let grid = self.grid;
+        for cell in grid.empty_cells() {
+            let count = grid.count(cell);
+            if !(count > 2 || (count > 1 && self.mode.dynamic())) {
+                continue;
+            }
+            let mut by_digit: Vec<(u8, Outcome)> = Vec::new();
+            for digit in crate::logic::subsets::digits_of(grid.mask(cell)) {
+                let on = self.binary(cell, digit, count, &mut hints);
+                if !self.mode.nishio() {
+                    self.regions(cell, digit, &on, &mut hints);
+                }
+                by_digit.push((digit, on));
+            }
+            if !self.mode.nishio() && (count == 2 || self.mode.multiple()) {
+                self.cell_reductions(cell, &by_digit, &mut hints);
+            }
+            for (_, outcome) in by_digit {
+                self.recycle(outcome);
+            }
+        }
+        hints
+    }
+
+    /// SE's binary chaining from `cell = digit` on and off: the
+    /// contradictions each leads to, and (dynamic, three or more digits)
+    /// what both imply. The outcome of the "on" assumption.
+    fn binary(&mut self, cell: usize, digit: u8, count: u32, hints: &mut Vec<Hint>) -> Outcome {
+        let contradictions = self.mode.dynamic() || self.mode.nishio();
+        let doubles = count >= 3 && self.mode.dynamic() && !self.mode.nishio();
+        let mut on = self.outcome();
+        let start = on.create(cell, digit, true, Cause::Assumed, &[]);
+        on.insert(self.side, start);
+        if let Some((a, b)) = self.chain(&mut on) {
+            if contradictions {
+                let removable = vec![Candidate::new(cell, digit)];
+                let premise = Premise::Contradiction {
+                    cell,
+                    digit,
+                    on: true,
+                };
+                let targets = [(&on, a), (&on, b)];
+                self.conclude(
+                    hints,
+                    Kind::Contradiction,
+                    premise,
+                    &targets,
+                    None,
+                    removable,
+                );
+            }
+        }
+        let mut off = self.outcome();
+        let start = off.create(cell, digit, false, Cause::Assumed, &[]);
+        off.insert(self.side, start);
+        if let Some((a, b)) = self.chain(&mut off) {
+            if contradictions {
+                let removable = self.others(cell, digit);
+                let placement = Some(Candidate::new(cell, digit));
+                let premise = Premise::Contradiction {
+                    cell,
+                    digit,
+                    on: false,
+                };
+                let targets = [(&off, a), (&off, b)];
+                self.conclude(
+                    hints,
+                    Kind::Contradiction,
+                    premise,
+                    &targets,
+                    placement,
+                    removable,
+                );
+            }
+        }
+        if doubles {
+            let premise = Premise::Double { cell, digit };
+            for state in [true, false] {
+                let list = if state { &on.on } else { &on.off };
+                for &from_on in list {
+                    let n = *on.node(from_on);
+                    let Some(from_off) = off.get(self.key(n.cell.into(), n.digit, state)) else {
+                        continue;
+                    };
+                    let (placement, removable) = self.conclusion(&n);
+                    let targets = [(&on, from_on), (&off, from_off)];
+                    self.conclude(hints, Kind::Double, premise, &targets, placement, removable);
+                }
+            }
+        }
+        self.recycle(off);
+        on
+    }
+
+    /// The candidates of `cell` other than `digit`.
+    fn others(&self, cell: usize, digit: u8) -> Vec<Candidate> {
+        crate::logic::subsets::digits_of(self.grid.mask(cell) & !(1u64 << (digit - 1)))
+            .map(|d| Candidate::new(cell, d))
+            .collect()
+    }
+
+    /// Records a conclusion whose chains end at `targets`, unless it
+    /// removes nothing: its complexity (the targets' distinct ancestors,
+    /// plus each distinct nested chain they rely on), and in a nested
+    /// search what it relies on that the outer chain removed.
+    fn conclude(
+        &mut self,
+        hints: &mut Vec<Hint>,
+        kind: Kind,
+        premise: Premise,
+        targets: &[(&Outcome, u32)],
+        placement: Option<Candidate>,
+        mut removable: Vec<Candidate>,
+    ) {
+        if removable.is_empty() {
+            return;
+        }
+        removable.sort_unstable();
+        let side = self.side;
+        let mut complexity = 0;
+        let mut nested: Vec<u32> = Vec::new();
+        let mut fingerprint = 0xcbf2_9ce4_8422_2325u64;
+        for &(outcome, id) in targets {
+            complexity += self.walk.visit(side, outcome, id, |at| {
+                let n = outcome.node(at);
+                if let Cause::Advanced(index) = n.cause {
+                    if index != NONE {
+                        nested.push(index);
+                    }
+                }
+                let k = key(side, usize::from(n.cell), n.digit, n.on) as u64;
+                fingerprint = (fingerprint ^ k).wrapping_mul(0x0100_0000_01b3);
+            });
+            fingerprint = (fingerprint ^ u64::MAX).wrapping_mul(0x0100_0000_01b3);
+        }
+        let mut counted: Vec<u64> = Vec::new();
+        for index in nested {
+            let chain = self.nested[index as usize];
+            if !counted.contains(&chain.fingerprint) {
+                counted.push(chain.fingerprint);
+                complexity += chain.complexity;
+            }
+        }
+        let (branches, parents) = match self.initial {
+            None => (
+                targets.iter().map(|&(o, id)| o.path(id)).collect(),
+                Vec::new(),
+            ),
+            Some(initial) => (
+                Vec::new(),
+                self.rule_parents(initial, kind, premise, targets),
+            ),
+        };
+        hints.push(Hint {
+            difficulty: self.mode.base() + length_added(complexity),
+            complexity,
+            kind,
+            placement,
+            removable,
+            premise,
+            branches,
+            parents,
+            fingerprint,
+        });
+    }
+
+    /// SE's `getRuleParents` of a nested conclusion: for each "on"
+    /// candidate of its chains, the candidates the outer chain removed
+    /// (present in `initial`, gone from this grid) from the cell it is
+    /// the last digit of, or from the unit it is the last place in.
+    fn rule_parents(
+        &mut self,
+        initial: &[u64],
+        kind: Kind,
+        premise: Premise,
+        targets: &[(&Outcome, u32)],
+    ) -> Vec<(usize, u8)> {
+        let side = self.side;
+        let grid = self.grid;
+        let geometry = grid.geometry();
+        let mut found: Vec<(usize, u8)> = Vec::new();
+        for &(outcome, id) in targets {
+            self.walk.visit(side, outcome, id, |at| {
+                let n = outcome.node(at);
+                if !n.on {
+                    return;
+                }
+                let cause = match (n.cause, kind, premise) {
+                    (Cause::Assumed, Kind::Cell, _) => Cause::Cell,
+                    (Cause::Assumed, Kind::Region, Premise::Region { unit, .. }) => {
+                        Cause::Unit(unit as u16)
+                    }
+                    (cause, ..) => cause,
+                };
+                let cell = usize::from(n.cell);
+                let mut add = |c: usize, d: u8| {
+                    if !found.contains(&(c, d)) {
+                        found.push((c, d));
+                    }
+                };
+                match cause {
+                    Cause::Cell => {
+                        for d in crate::logic::candidates::bits(initial[cell] & !grid.mask(cell)) {
+                            add(cell, d as u8 + 1);
+                        }
+                    }
+                    Cause::Unit(unit) => {
+                        let bit = 1u64 << (n.digit - 1);
+                        for &c in geometry.unit(usize::from(unit)) {
+                            let c = usize::from(c);
+                            if initial[c] & bit != 0 && grid.mask(c) & bit == 0 {
+                                add(c, n.digit);
+                            }
+                        }
+                    }
+                    Cause::Assumed | Cause::Advanced(_) => {}
+                }
+            });
+        }
+        found
+    }
+
+    /// SE's region chaining from `cell = digit`: in each unit (box, row,
+    /// column) where `cell` is the digit's first place of two (or more),
+    /// what every place of the digit implies.
+    fn regions(&mut self, cell: usize, digit: u8, on: &Outcome, hints: &mut Vec<Hint>) {
+        let geometry = self.geometry();
+        let [row, col, bx] = geometry.units_of(cell);
+        for unit in [bx, row, col] {
+            let unit = usize::from(unit);
+            let places = self.grid.positions(unit, digit);
+            let count = places.count_ones();
+            if !(count == 2 || (self.mode.multiple() && count > 2)) {
+                continue;
+            }
+            let cells = geometry.unit(unit);
+            if usize::from(cells[places.trailing_zeros() as usize]) != cell {
+                continue;
+            }
+            let mut others: Vec<(usize, Outcome)> = Vec::new();
+            for i in crate::logic::candidates::bits(places).skip(1) {
+                let other = usize::from(cells[i]);
+                let mut outcome = self.outcome();
+                let start = outcome.create(other, digit, true, Cause::Assumed, &[]);
+                outcome.insert(self.side, start);
+                self.chain(&mut outcome);
+                others.push((other, outcome));
+            }
+            for state in [true, false] {
+                let list = if state { &on.on } else { &on.off };
+                for &id in list {
+                    let n = *on.node(id);
+                    let k = self.key(n.cell.into(), n.digit, n.on);
+                    if others.iter().all(|(_, o)| o.get(k).is_some()) {
+                        let (placement, removable) = self.conclusion(&n);
+                        let mut targets = vec![(on, id)];
+                        for (_, o) in &others {
+                            targets.push((o, o.get(k).expect("checked above")));
+                        }
+                        let premise = Premise::Region { unit, digit };
+                        self.conclude(hints, Kind::Region, premise, &targets, placement, removable);
+                    }
+                }
+            }
+            for (_, outcome) in others {
+                self.recycle(outcome);
+            }
+        }
+    }
+
+    /// What concluding node `n` means: a placement and the cell's other
+    /// digits removed when on, the candidate removed when off.
+    fn conclusion(&self, n: &Node) -> (Option<Candidate>, Vec<Candidate>) {
+        let cell = usize::from(n.cell);
+        if n.on {
+            (
+                Some(Candidate::new(cell, n.digit)),
+                self.others(cell, n.digit),
+            )
+        } else {
+            (None, vec![Candidate::new(cell, n.digit)])
+        }
+    }
+
+    /// SE's cell forcing chains: what every digit of `cell` implies.
+    fn cell_reductions(&mut self, cell: usize, by_digit: &[(u8, Outcome)], hints: &mut Vec<Hint>) {
+        let Some((_, first)) = by_digit.first() else {
+            return;
+        };
+        for state in [true, false] {
+            let list = if state { &first.on } else { &first.off };
+            for &id in list {
+                let n = *first.node(id);
+                let k = self.key(n.cell.into(), n.digit, n.on);
+                if !by_digit.iter().all(|(_, o)| o.get(k).is_some()) {
+                    continue;
+                }
+                let (placement, removable) = self.conclusion(&n);
+                let targets: Vec<(&Outcome, u32)> = by_digit
+                    .iter()
+                    .map(|(_, o)| (o, o.get(k).expect("checked above")))
+                    .collect();
+                let premise = Premise::Cell { cell };
+                self.conclude(hints, Kind::Cell, premise, &targets, placement, removable);
+            }
+        }
+    }
+
+    /// SE's `doChaining`: completes `outcome` (its start already in) with
+    /// every implication, "on" ones first, breadth first. Returns the
+    /// first candidate found both on and off, as (on node, off node).
+    fn chain(&mut self, outcome: &mut Outcome) -> Option<(u32, u32)> {
+        let mut pending_on: VecDeque<u32> = outcome.on.iter().copied().collect();
+        let mut pending_off: VecDeque<u32> = outcome.off.iter().copied().collect();
+        let found = loop {
+            let contradiction = if let Some(p) = pending_on.pop_front() {
+                self.expand_on(outcome, p, &mut pending_off)
+            } else if let Some(p) = pending_off.pop_front() {
+                self.expand_off(outcome, p, &mut pending_on)
+            } else {
+                break None;
+            };
+            if contradiction.is_some() {
+                break contradiction;
+            }
+            if pending_on.is_empty() && pending_off.is_empty() && self.mode.level() > 0 {
+                pending_off.extend(self.advanced(outcome));
+            }
+        };
+        let grid = self.grid;
+        for (cell, mask) in self.work.iter_mut().enumerate() {
+            *mask = grid.mask(cell);
+        }
+        found
+    }
+
+    /// Follows "on" node `p`: its peers' and its cell's other candidates
+    /// go off. A contradiction when one of them is already on.
+    fn expand_on(
+        &mut self,
+        outcome: &mut Outcome,
+        p: u32,
+        pending_off: &mut VecDeque<u32>,
+    ) -> Option<(u32, u32)> {
+        let n = *outcome.node(p);
+        self.on_to_off(&n);
+        for i in 0..self.offs.len() {
+            let (cell, digit, cause) = self.offs[i];
+            if let Some(q) = outcome.get(self.key(cell, digit, true)) {
+                let off = outcome.create(cell, digit, false, cause, &[p]);
+                return Some((q, off));
+            }
+            if outcome.get(self.key(cell, digit, false)).is_none() {
+                let id = outcome.create(cell, digit, false, cause, &[p]);
+                outcome.insert(self.side, id);
+                pending_off.push_back(id);
+            }
+        }
+        None
+    }
+
+    /// Follows "off" node `p`: the last digit of its cell and the last
+    /// place of its digit in its units go on (then, in dynamic modes, the
+    /// candidate is removed from the grid). A contradiction when one of
+    /// them is already off.
+    fn expand_off(
+        &mut self,
+        outcome: &mut Outcome,
+        p: u32,
+        pending_on: &mut VecDeque<u32>,
+    ) -> Option<(u32, u32)> {
+        let n = *outcome.node(p);
+        self.off_to_on(&n);
+        if self.mode.dynamic() {
+            self.work[usize::from(n.cell)] &= !(1u64 << (n.digit - 1));
+        }
+        for i in 0..self.implied.len() {
+            let (cell, digit, cause) = self.implied[i];
+            self.parents.clear();
+            self.parents.push(p);
+            self.hidden_parents(outcome, cell, digit, cause);
+            if let Some(q) = outcome.get(self.key(cell, digit, false)) {
+                let on = outcome.create(cell, digit, true, cause, &self.parents);
+                return Some((on, q));
+            }
+            if outcome.get(self.key(cell, digit, true)).is_none() {
+                let id = outcome.create(cell, digit, true, cause, &self.parents);
+                outcome.insert(self.side, id);
+                pending_on.push_back(id);
+            }
+        }
+        None
+    }
+
+    /// SE's `getOnToOff` for on node `n` into `self.offs`, in SE's
+    /// order: the cell's other digits (not in Nishio), then the digit's
+    /// other places in the box, the row and the column, each once.
+    fn on_to_off(&mut self, n: &Node) {
+        self.offs.clear();
+        let cell = usize::from(n.cell);
+        let geometry = self.geometry();
+        if !self.mode.nishio() {
+            let others = self.work[cell] & !(1u64 << (n.digit - 1));
+            for d in crate::logic::candidates::bits(others) {
+                self.offs.push((cell, d as u8 + 1, Cause::Cell));
+            }
+        }
+        let bit = 1u64 << (n.digit - 1);
+        let [row, _, bx] = geometry.units_of(cell);
+        for &other in geometry.house(cell) {
+            let o = usize::from(other);
+            if self.work[o] & bit != 0 {
+                let [o_row, o_col, o_box] = geometry.units_of(o);
+                let unit = if o_box == bx {
+                    bx
+                } else if o_row == row {
+                    row
+                } else {
+                    o_col
+                };
+                self.offs.push((o, n.digit, Cause::Unit(unit)));
+            }
+        }
+    }
+
+    /// SE's `getOffToOn` for off node `n` into `self.implied`, in SE's
+    /// order: the other digit of a cell left with two (not in Nishio),
+    /// then the other place of the digit in the box, the row and the
+    /// column when two are left, each once.
+    fn off_to_on(&mut self, n: &Node) {
+        self.implied.clear();
+        let cell = usize::from(n.cell);
+        let bit = 1u64 << (n.digit - 1);
+        if !self.mode.nishio() && self.work[cell].count_ones() == 2 {
+            let other = self.work[cell] & !bit;
+            self.implied
+                .push((cell, other.trailing_zeros() as u8 + 1, Cause::Cell));
+        }
+        let geometry = self.geometry();
+        let [row, col, bx] = geometry.units_of(cell);
+        for unit in [bx, row, col] {
+            let mut places = geometry
+                .unit(usize::from(unit))
+                .iter()
+                .map(|&c| usize::from(c))
+                .filter(|&c| self.work[c] & bit != 0);
+            if let (Some(a), Some(b), None) = (places.next(), places.next(), places.next()) {
+                let other = if a == cell { b } else { a };
+                if !self
+                    .implied
+                    .iter()
+                    .any(|&(c, d, _)| c == other && d == n.digit)
+                {
+                    self.implied.push((other, n.digit, Cause::Unit(unit)));
+                }
+            }
+        }
+    }
+
+    /// SE's hidden parents of an "on" implication in a dynamic chain: the
+    /// candidates the chain removed from the cell (last digit) or from the
+    /// unit (last place), which the implication relies on too. The main
+    /// parent (`self.parents[0]`, removed just before) is not repeated.
+    fn hidden_parents(&mut self, outcome: &Outcome, cell: usize, digit: u8, cause: Cause) {
+        if !self.mode.dynamic() {
+            return;
+        }
+        let grid = self.grid;
+        match cause {
+            Cause::Cell => {
+                let gone = grid.mask(cell) & !self.work[cell];
+                for d in crate::logic::candidates::bits(gone) {
+                    let id = outcome.get(self.key(cell, d as u8 + 1, false));
+                    if let Some(id) = id.filter(|&id| id != self.parents[0]) {
+                        self.parents.push(id);
+                    }
+                }
+            }
+            Cause::Unit(unit) => {
+                let bit = 1u64 << (digit - 1);
+                for &c in self.geometry().unit(usize::from(unit)) {
+                    let c = usize::from(c);
+                    if grid.mask(c) & bit != 0 && self.work[c] & bit == 0 {
+                        let id = outcome.get(self.key(c, digit, false));
+                        if let Some(id) = id.filter(|&id| id != self.parents[0]) {
+                            self.parents.push(id);
+                        }
+                    }
+                }
+            }
+            Cause::Assumed | Cause::Advanced(_) => {}
+        }
+    }
+
+    /// SE's `getAdvancedPotentials`: the eliminations of the first rule,
+    /// in SE's order, that finds some relying on what the chain removed —
+    /// locked candidates, hidden and naked pairs, X-Wings, then (nested
+    /// levels) whole chain searches in the reduced grid — added to the
+    /// outcome as "off" nodes (those not there yet). Their ids.
+    fn advanced(&mut self, outcome: &mut Outcome) -> Vec<u32> {
+        let view = advanced::View {
+            geometry: self.geometry(),
+            values: &self.values,
+            source: &self.base,
+            current: &self.work,
+        };
+        let mut found: Vec<(advanced::Elimination, u32)> = advanced::eliminations(&view)
+            .into_iter()
+            .map(|e| (e, NONE))
+            .collect();
+        if found.is_empty() && self.mode.level() >= 2 {
+            let reduced = self.grid.with_masks(&self.work);
+            let producers: &[Option<Mode>] = match self.mode.level() {
+                2 => &[None],
+                3 => &[None, Some(Mode::Multiple)],
+                4 => &[Some(Mode::Dynamic(0))],
+                _ => &[Some(Mode::Dynamic(0)), Some(Mode::Dynamic(2))],
+            };
+            for &producer in producers {
+                let hints = match producer {
+                    None => crate::logic::chains::nested_hints(&reduced, &self.base),
+                    Some(mode) => super::nested_hints(&reduced, mode, &self.base),
+                };
+                for hint in hints.into_iter().filter(|h| !h.parents.is_empty()) {
+                    self.nested.push(NestedRef {
+                        complexity: hint.complexity,
+                        fingerprint: hint.fingerprint,
+                    });
+                    let index = (self.nested.len() - 1) as u32;
+                    for c in &hint.removable {
+                        let elimination = advanced::Elimination {
+                            cell: c.cell,
+                            digit: c.digit,
+                            parents: hint.parents.clone(),
+                        };
+                        found.push((elimination, index));
+                    }
+                }
+                if !found.is_empty() {
+                    break;
+                }
+            }
+        }
+        let mut added = Vec::new();
+        for (
+            advanced::Elimination {
+                cell,
+                digit,
+                parents,
+            },
+            index,
+        ) in found
+        {
+            if outcome.get(self.key(cell, digit, false)).is_some() {
+                continue;
+            }
+            let parents: Vec<u32> = parents
+                .iter()
+                .filter_map(|&(c, d)| outcome.get(self.key(c, d, false)))
+                .collect();
+            let id = outcome.create(cell, digit, false, Cause::Advanced(index), &parents);
+            outcome.insert(self.side, id);
+            added.push(id);
+        }
+        added
+    }
+}
