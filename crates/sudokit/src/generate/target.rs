@@ -113,8 +113,8 @@ impl FromStr for RatingRange {
 /// | `easy`    | 1.0–2.5   | singles (and SE's "direct" shortcuts to a single)       |
 /// | `medium`  | 2.6–4.0   | intersections, pairs, triples, X-Wing, Swordfish        |
 /// | `hard`    | 4.1–6.0   | XY- and XYZ-Wings, unique rectangles, quads, BUG        |
-/// | `expert`  | 6.1–7.9   | aligned pair exclusion, forcing chains and cycles       |
-/// | `extreme` | 8.0 and up| multiple, dynamic and nested forcing chains            |
+/// | `expert`  | 6.1–7.9   | aligned exclusions, forcing chains and cycles, Nishio   |
+/// | `extreme` | 8.0 and up| multiple, dynamic and nested forcing chains             |
 ///
 /// The ends follow SE's technique steps: every level but `easy` starts just
 /// above the hardest technique of the level below.
