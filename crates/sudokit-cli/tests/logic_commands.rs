@@ -131,6 +131,28 @@ fn ratings_do_not_depend_on_threads() {
 }
 
 #[test]
+fn hints_and_explanations_do_not_depend_on_threads() {
+    // Each puzzle its own source, then standard input with a bad line and an
+    // ambiguous puzzle.
+    let input = format!("{}\nnot a puzzle\n{}\n", PUZZLES[1], ".".repeat(81));
+    for command in ["hint", "explain"] {
+        for format in ["text", "jsonl", "csv"] {
+            let with_threads = |threads| {
+                let mut args = vec![command, "--format", format, "-j", threads];
+                args.extend(PUZZLES);
+                args.push("-");
+                run(&args, input.as_bytes())
+            };
+            let (one, two) = (with_threads("1"), with_threads("2"));
+            assert_eq!(one.status.code(), Some(1), "{command} {format}");
+            assert_eq!(two.status.code(), Some(1), "{command} {format}");
+            assert!(!one.stdout.is_empty());
+            assert_eq!(stdout(&one), stdout(&two), "{command} {format}");
+        }
+    }
+}
+
+#[test]
 fn bad_and_ambiguous_lines_are_reported_and_the_rest_answered() {
     let input = format!("{}\nnot a puzzle\n{}\n", PUZZLES[0], ".".repeat(81));
     let output = run(&["rate", "--format", "jsonl", "-"], input.as_bytes());
@@ -159,4 +181,29 @@ fn singles_only_rates_with_singles() {
     );
     let record = &records(&output)[0];
     assert!(record["er"].as_f64().unwrap() <= 2.3, "{record}");
+}
+
+/// A timeout stops even a step that takes seconds (nested forcing chains
+/// on a puzzle SE rates 11.1): the puzzle is reported `timeout`, never as
+/// stuck with a partial rating, and the next puzzle is still rated.
+#[test]
+fn a_timeout_inside_a_long_step_reports_timeout() {
+    let hardest =
+        "1..4...8..5...9..2..9.........6..8.36.......4....41.6...2.7.5...7.......8..3...4.";
+    let out = run(
+        &[
+            "rate",
+            "--format",
+            "jsonl",
+            "--timeout",
+            "0.05",
+            hardest,
+            PUZZLES[0],
+        ],
+        b"",
+    );
+    let found = records(&out);
+    assert_eq!(found[0]["status"], "timeout", "{}", found[0]);
+    assert!(found[0]["er"].is_null(), "{}", found[0]);
+    assert_eq!(found[1]["status"], "rated", "{}", found[1]);
 }

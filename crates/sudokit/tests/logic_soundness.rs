@@ -3,7 +3,7 @@
 //! one, on generated puzzles of several shapes, with every technique set.
 
 use sudokit::generate::{GenerateOptions, Generator};
-use sudokit::logic::{Candidates, Solver, Step, TechniqueSet};
+use sudokit::logic::{Candidates, Solver, Step, Technique, TechniqueSet};
 use sudokit::{Puzzle, Shape};
 
 /// Panics with the step and the grid when `step` contradicts `solution`.
@@ -86,6 +86,42 @@ fn steps_agree_with_the_solution_on_small_and_rectangular_boxes() {
 #[test]
 fn steps_agree_with_the_solution_on_16x16() {
     walk_generated(Shape::new(4, 4).unwrap(), 20, false, TechniqueSet::Human);
+}
+
+#[test]
+fn finned_fish_steps_are_taken_and_sound() {
+    // Puzzles whose human solution takes finned or sashimi fish (9×9: a
+    // finned swordfish and a finned X-Wing; 8×8 with 2×4 boxes: sashimi and
+    // finned swordfish; 16×16: a finned jellyfish).
+    let puzzles = [
+        ".3......4....9....78...431..4.7....696.....7.3..........6..7.2...5.82.3..1.5.9.8.",
+        ".1....592...9.6....4....7.....5......7...........936....3.4.8...2.185..71..2....5",
+        "6...1......1.48...6...2..3..5...21........8....1...6..57.8.731..",
+        "5CF.4..B1.7.3.D.....7.62.........8..CA..F.4..B..D.........B2..F8C.17.....GA.2.......B....2...5..3.58F..4..C..7...D4.G.17..3B8..F.EG9........1...45..13.G2..A.EC.8.....2E.F.4....7..3.....9D.G...E...264.5......DG...9.5...1..A.3A...8..C.B.F..59......F..AE.C..B",
+    ];
+    // The human techniques short of Nishio and the forcing chains after it:
+    // the paths reach their finned fish before needing them.
+    let easier = Technique::HUMAN
+        .into_iter()
+        .take_while(|&t| t != Technique::Nishio)
+        .collect();
+    let solver = Solver::new(TechniqueSet::Only(easier));
+    for text in puzzles {
+        let puzzle: Puzzle = text.parse().expect("a puzzle");
+        let solution = puzzle.solve().expect("a solution");
+        let mut finned = 0;
+        solver
+            .walk(
+                &puzzle,
+                &sudokit::budget::Budget::unlimited(),
+                |grid, step| {
+                    check_step(grid, step, &solution, &puzzle);
+                    finned += usize::from(step.technique == Technique::FinnedFish);
+                },
+            )
+            .expect("a unique puzzle");
+        assert!(finned > 0, "{puzzle}: no finned fish taken");
+    }
 }
 
 /// Sudoku Explainer's own ratings of a sample of puzzles (the benchmark's

@@ -1,17 +1,20 @@
 //! `sudokit explain [FILE|PUZZLE…]`: the whole logical solution of each
 //! puzzle, step by step, each with its technique, difficulty and reason,
-//! then the grid reached and the rating.
+//! then the grid reached and the rating. Puzzles are worked on every core;
+//! answers come out in input order.
 
-use std::io::{self, Write};
 use std::process::ExitCode;
 
 use serde_json::{json, Value};
 use sudokit::logic::{Candidates, LogicError, Solver, Step, TechniqueSet};
 use sudokit::solver::Status;
 
-use super::input::{locate, InputArgs, PuzzleLines};
+use super::batch::{each_line, Reading};
+use super::input::InputArgs;
 use super::output::{escape_controls, push_id, OutputArgs, OutputFormat, Record};
-use super::{status_word, FormatArgs, LineArgs, TechniqueArgs, TimeoutArgs, TIMEOUT_TEXT};
+use super::{
+    status_word, FormatArgs, LineArgs, TechniqueArgs, ThreadArgs, TimeoutArgs, TIMEOUT_TEXT,
+};
 
 /// Options of `sudokit explain`.
 #[derive(clap::Args, Debug)]
@@ -20,6 +23,8 @@ pub struct ExplainArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub format: FormatArgs,
+    #[command(flatten)]
+    pub threads: ThreadArgs,
     #[command(flatten)]
     pub lines: LineArgs,
     #[command(flatten)]
@@ -65,59 +70,43 @@ pub fn refusal(error: &LogicError) -> (&'static str, String) {
 
 /// Runs `sudokit explain`.
 pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
-    let spec = args.format.spec();
-    let sources = args.input.open(&spec)?;
-    let several = sources.len() > 1;
+    let reading = Reading {
+        input: &args.input,
+        format: &args.format,
+        lines: &args.lines,
+        threads: &args.threads,
+    };
     let solver = Solver::new(args.techniques.set(TechniqueSet::Human));
-    let mut stdout = io::stdout().lock();
-    let (mut number, mut failed) = (0u64, false);
-    for source in sources {
-        let shown = several.then(|| source.name.clone());
-        let mut puzzles = PuzzleLines::new(source, &spec, args.lines.max_line)?;
-        while let Some(entry) = puzzles.next_entry()? {
-            number += 1;
-            let mut out = Vec::new();
-            let cells = String::from_utf8_lossy(entry.cells).into_owned();
-            let record = Record {
-                number,
-                id: entry.id,
-                puzzle: Some(cells.as_str().into()),
-                shape: entry.shape,
-                ..Record::default()
-            };
-            let puzzle = match &entry.puzzle {
-                Ok(puzzle) => puzzle,
-                Err(error) => {
-                    failed = true;
-                    let why = locate(shown.as_deref(), entry.line, error);
-                    write_refusal(args.output.format, record, "invalid", &why, &mut out);
-                    stdout.write_all(&out)?;
-                    continue;
-                }
-            };
+    let format = args.output.format;
+    each_line(
+        &reading,
+        |puzzle| {
             let mut steps = Vec::new();
-            match solver.walk(puzzle, &args.timeout.budget(), |_, step| {
-                steps.push(step.clone())
-            }) {
-                Ok(end) => {
-                    failed |= !end.is_solved();
-                    write_path(args.output.format, record, &steps, &end, &mut out)
+            solver
+                .walk(puzzle, &args.timeout.budget(), |_, step| {
+                    steps.push(step.clone())
+                })
+                .map(|end| (steps, end))
+        },
+        |line, path, out| {
+            let record = line.record();
+            match path {
+                Err(why) => {
+                    write_refusal(format, record, "invalid", why, out);
+                    true
                 }
-                Err(error) => {
-                    failed = true;
+                Ok(Ok((steps, end))) => {
+                    write_path(format, record, &steps, &end, out);
+                    !end.is_solved()
+                }
+                Ok(Err(error)) => {
                     let (status, why) = refusal(&error);
-                    write_refusal(args.output.format, record, status, &why, &mut out);
+                    write_refusal(format, record, status, &why, out);
+                    true
                 }
             }
-            stdout.write_all(&out)?;
-            stdout.flush()?;
-        }
-    }
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+        },
+    )
 }
 
 /// Writes a puzzle that could not be explained.

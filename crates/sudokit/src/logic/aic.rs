@@ -445,29 +445,8 @@ fn cannot_be(side: usize, removed: &[Candidate]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::logic::test_support::{empty, only, rc, steps};
     use crate::logic::Difficulty;
-    use crate::Puzzle;
-
-    /// The steps of [`find`] on `grid`.
-    fn steps(grid: &Candidates) -> Vec<Step> {
-        let mut found = Vec::new();
-        let _ = find(grid, &mut |s| {
-            found.push(s);
-            ControlFlow::Continue(())
-        });
-        found
-    }
-
-    /// An empty 9×9 grid.
-    fn empty() -> Candidates {
-        let p: Puzzle = ".".repeat(81).parse().unwrap();
-        Candidates::new(&p).unwrap()
-    }
-
-    /// Row-major index of `r{row}c{column}` (1-based).
-    fn rc(row: usize, column: usize) -> usize {
-        (row - 1) * 9 + column - 1
-    }
 
     /// Leaves only `digits` in `cell`.
     fn keep_digits(grid: &mut Candidates, cell: usize, digits: &[u8]) {
@@ -482,7 +461,6 @@ mod tests {
     fn x_chain_with_a_weak_link_in_a_box() {
         // 6s: r1c1 = r1c5 (row 1), r1c5 - r3c6 (box 2, three 6s), r3c6 =
         // r8c6 (column 6): r1c1 or r8c6 is 6, so r8c1 is not.
-        let mut grid = empty();
         let keep = [
             rc(1, 1),
             rc(1, 5),
@@ -493,12 +471,7 @@ mod tests {
             rc(8, 9),
             rc(2, 4),
         ];
-        for cell in 0..81 {
-            if !keep.contains(&cell) {
-                grid.eliminate(cell, 6);
-            }
-        }
-        let found = steps(&grid);
+        let found = steps(&only(6, &keep), find);
         let step = &found[0];
         assert_eq!(step.name, "X-Chain");
         assert_eq!(step.eliminations, [Candidate::new(rc(8, 1), 6)]);
@@ -515,7 +488,7 @@ mod tests {
         keep_digits(&mut grid, rc(1, 1), &[1, 2]);
         keep_digits(&mut grid, rc(1, 5), &[2, 3]);
         keep_digits(&mut grid, rc(5, 5), &[1, 3]);
-        let found = steps(&grid);
+        let found = steps(&grid, find);
         let step = &found[0];
         assert_eq!(step.name, "XY-Chain");
         assert_eq!(step.eliminations, [Candidate::new(rc(5, 1), 1)]);
@@ -543,7 +516,7 @@ mod tests {
         ] {
             grid.eliminate(cell, 5);
         }
-        let found = steps(&grid);
+        let found = steps(&grid, find);
         let step = &found[0];
         assert_eq!(step.name, "AIC");
         assert_eq!(
@@ -562,14 +535,8 @@ mod tests {
         // 4s only in r1c1, r1c2, r2c1 (and far away in r5c5, r9c9): if
         // r1c1 were not 4, r1c2 (row 1) would be, r2c1 (box 1) would not,
         // and r1c1 (column 1) would be.
-        let mut grid = empty();
         let keep = [rc(1, 1), rc(1, 2), rc(2, 1), rc(5, 5), rc(9, 9)];
-        for cell in 0..81 {
-            if !keep.contains(&cell) {
-                grid.eliminate(cell, 4);
-            }
-        }
-        let found = steps(&grid);
+        let found = steps(&only(4, &keep), find);
         let step = &found[0];
         assert_eq!(step.name, "Discontinuous Nice Loop");
         assert_eq!(step.placements, [Candidate::new(rc(1, 1), 4)]);
@@ -583,6 +550,6 @@ mod tests {
 
     #[test]
     fn nothing_without_strong_links() {
-        assert!(steps(&empty()).is_empty());
+        assert!(steps(&empty(), find).is_empty());
     }
 }

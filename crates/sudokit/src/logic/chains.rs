@@ -13,6 +13,7 @@ use std::ops::ControlFlow;
 use super::forcing::NestedHint;
 use super::step::cell_name;
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
+use crate::budget::Budget;
 
 /// No parent: the node is the chain's start.
 const ROOT: u32 = u32::MAX;
@@ -63,8 +64,48 @@ struct Hint {
     removable: Vec<Candidate>,
     /// The chain, from its start (a cycle ends back at it).
     path: Vec<Node>,
-    /// The step to report, its reason written from `path` when reported.
-    step: Step,
+    /// The pattern's name.
+    name: &'static str,
+    /// Whether the chain is a cycle (else a forcing chain).
+    cycle: bool,
+    /// The digit placed, for a forcing chain ending "on".
+    placement: Option<Candidate>,
+}
+
+impl Hint {
+    /// The step reported for the hint.
+    fn step(self, side: usize) -> Step {
+        let cells: Vec<usize> = if self.cycle {
+            let mut cells = Vec::new();
+            for n in self.path[1..].iter().rev() {
+                if !cells.contains(&usize::from(n.cell)) {
+                    cells.push(usize::from(n.cell));
+                }
+            }
+            cells
+        } else {
+            let mut cells: Vec<usize> = self.path.iter().map(|n| usize::from(n.cell)).collect();
+            cells.sort_unstable();
+            cells.dedup();
+            cells
+        };
+        let mut step = Step {
+            technique: Technique::ForcingChain,
+            name: self.name.to_string(),
+            difficulty: tenths(self.difficulty),
+            placements: self.placement.into_iter().collect(),
+            eliminations: if self.placement.is_some() {
+                Vec::new()
+            } else {
+                self.removable
+            },
+            cells,
+            reason: String::new(),
+            side,
+        };
+        step.reason = reason(&step, &self.path);
+        step
+    }
 }
 
 /// The search state: an arena of nodes and stamped flags over candidates
@@ -84,18 +125,23 @@ struct Search<'g> {
     generation: u32,
     /// The current stamp of `ancestors`.
     expansion: u32,
-    /// For each unit and digit (`unit * side + digit - 1`), its two places
-    /// when it has exactly two (X-links), else `None`.
-    pairs: Vec<Option<(u16, u16)>>,
+    /// The implications between the grid's candidates.
+    adjacency: Adjacency,
+    /// Scratch: candidates seen by a cycle's "on" (bit 1) and "off" (bit
+    /// 2) nodes.
+    sides: Vec<(Candidate, u8)>,
 }
 
 /// SE's "Forcing Chains & Cycles": X-cycles, Y-cycles, XY-cycles and
 /// forcing X- and XY-chains, reported easiest first in SE's order.
-pub(super) fn cycles_and_chains(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
-    for hint in sorted_hints(grid) {
-        let mut step = hint.step;
-        step.reason = reason(&step, &hint.path);
-        sink(step)?;
+/// Gives up (with the hints found so far) once `budget` is spent.
+pub(super) fn cycles_and_chains(
+    grid: &Candidates,
+    budget: &Budget,
+    sink: &mut Sink<'_>,
+) -> ControlFlow<()> {
+    for hint in sorted_hints(grid, budget) {
+        sink(hint.step(grid.side()))?;
     }
     ControlFlow::Continue(())
 }
@@ -103,12 +149,11 @@ pub(super) fn cycles_and_chains(grid: &Candidates, sink: &mut Sink<'_>) -> Contr
 /// The conclusions of SE's "Forcing Chains & Cycles" on `grid`, a grid
 /// reduced by an outer dynamic chain that started from the candidates
 /// `initial`, in SE's order (for SE's nested chains).
-pub(super) fn nested_hints(grid: &Candidates, initial: &[u64]) -> Vec<NestedHint> {
-    sorted_hints(grid)
+pub(super) fn nested_hints(grid: &Candidates, initial: &[u64], budget: &Budget) -> Vec<NestedHint> {
+    sorted_hints(grid, budget)
         .into_iter()
         .map(|hint| {
-            let cycle = hint.step.name.contains("Cycle") || hint.step.name == "Generalized X-Wing";
-            let chains = nested_chains(grid, &hint.path, cycle);
+            let chains = nested_chains(grid, &hint.path, hint.cycle);
             let mut parents: Vec<(usize, u8)> = Vec::new();
             let mut fingerprint = 0xcbf2_9ce4_8422_2325u64;
             for chain in &chains {
@@ -132,7 +177,7 @@ pub(super) fn nested_hints(grid: &Candidates, initial: &[u64]) -> Vec<NestedHint
 }
 
 /// Every hint of the producer, sorted as SE sorts them, each removal once.
-fn sorted_hints(grid: &Candidates) -> Vec<Hint> {
+fn sorted_hints(grid: &Candidates, budget: &Budget) -> Vec<Hint> {
     let mut search = Search::new(grid);
     let mut hints = Vec::new();
     for links in [
@@ -141,6 +186,9 @@ fn sorted_hints(grid: &Candidates) -> Vec<Hint> {
         Links { y: true, x: true },
     ] {
         for cell in grid.empty_cells().filter(|&c| grid.count(c) > 1) {
+            if budget.is_spent() {
+                break;
+            }
             for digit in 1..=grid.side() as u8 {
                 if grid.has(cell, digit) {
                     search.unary(cell, digit, links, &mut hints);
@@ -255,21 +303,74 @@ fn rule_parents(
     }
 }
 
-/// Each unit's two places of each digit that has exactly two there,
-/// indexed `unit * side + digit - 1`.
-fn unit_pairs(grid: &Candidates) -> Vec<Option<(u16, u16)>> {
-    let side = grid.side();
-    let mut pairs = Vec::with_capacity(3 * side * side);
-    for unit in 0..3 * side {
-        for digit in 1..=side as u8 {
-            let mut places = grid.cells_for(unit, digit);
-            pairs.push(match (places.next(), places.next(), places.next()) {
-                (Some(a), Some(b), None) => Some((a as u16, b as u16)),
-                _ => None,
-            });
+/// A grid's implications between candidates, which stay the same for the
+/// whole search (the grid does not change): for each candidate (index
+/// `cell * side + digit - 1`), the peers holding its digit in SE's house
+/// order, and the other places of its digit in its box, row and column
+/// where it has only two (each once).
+struct Adjacency {
+    /// Where each candidate's peers start in `peers` (one more entry at
+    /// the end).
+    peer_start: Vec<u32>,
+    /// Peer cells holding the digit, per candidate.
+    peers: Vec<u16>,
+    /// Where each candidate's conjugates start in `conjugates`.
+    conjugate_start: Vec<u32>,
+    /// Conjugate cells, per candidate.
+    conjugates: Vec<u16>,
+}
+
+impl Adjacency {
+    fn new(grid: &Candidates) -> Adjacency {
+        let side = grid.side();
+        let geometry = grid.geometry();
+        let mut table = Adjacency {
+            peer_start: vec![0],
+            peers: Vec::new(),
+            conjugate_start: vec![0],
+            conjugates: Vec::new(),
+        };
+        for cell in 0..grid.cell_count() {
+            for digit in 1..=side as u8 {
+                let bit = 1u64 << (digit - 1);
+                if grid.mask(cell) & bit != 0 {
+                    let peers = geometry.house(cell).iter();
+                    table
+                        .peers
+                        .extend(peers.filter(|&&o| grid.mask(usize::from(o)) & bit != 0));
+                    let [row, col, bx] = geometry.units_of(cell);
+                    let first = table.conjugates.len();
+                    for unit in [bx, row, col] {
+                        let mut places = grid.cells_for(usize::from(unit), digit);
+                        if let (Some(a), Some(b), None) =
+                            (places.next(), places.next(), places.next())
+                        {
+                            let other = if a == cell { b } else { a } as u16;
+                            if !table.conjugates[first..].contains(&other) {
+                                table.conjugates.push(other);
+                            }
+                        }
+                    }
+                }
+                table.peer_start.push(table.peers.len() as u32);
+                table.conjugate_start.push(table.conjugates.len() as u32);
+            }
         }
+        table
     }
-    pairs
+
+    /// The cells where candidate `index`'s digit is turned off when it is
+    /// on (its peers holding it).
+    fn peers(&self, index: usize) -> &[u16] {
+        &self.peers[self.peer_start[index] as usize..self.peer_start[index + 1] as usize]
+    }
+
+    /// The cells where candidate `index`'s digit is turned on when it is
+    /// off (the other place in a unit where it has two).
+    fn conjugates(&self, index: usize) -> &[u16] {
+        let (a, b) = (self.conjugate_start[index], self.conjugate_start[index + 1]);
+        &self.conjugates[a as usize..b as usize]
+    }
 }
 
 /// SE's length increment for a chain of `complexity` candidates, summed by
@@ -325,7 +426,8 @@ impl<'g> Search<'g> {
             ancestors: vec![0; size],
             generation: 0,
             expansion: 0,
-            pairs: unit_pairs(grid),
+            adjacency: Adjacency::new(grid),
+            sides: Vec::new(),
         }
     }
 
@@ -381,12 +483,8 @@ impl<'g> Search<'g> {
                 }
             }
         }
-        let bit = 1u64 << (digit - 1);
-        for &other in grid.geometry().house(cell) {
-            if grid.mask(other as usize) & bit != 0 {
-                out.push((other, digit));
-            }
-        }
+        let index = cell * grid.side() + usize::from(digit) - 1;
+        out.extend(self.adjacency.peers(index).iter().map(|&o| (o, digit)));
     }
 
     /// The candidates an "off" candidate turns on, in SE's order: the other
@@ -401,16 +499,8 @@ impl<'g> Search<'g> {
             out.push((cell as u16, other.trailing_zeros() as u8 + 1));
         }
         if links.x {
-            let [row, col, bx] = grid.geometry().units_of(cell);
-            for unit in [bx, row, col] {
-                let pair = self.pairs[unit as usize * grid.side() + digit as usize - 1];
-                if let Some((a, b)) = pair {
-                    let other = if a as usize == cell { b } else { a };
-                    if !out.contains(&(other, digit)) {
-                        out.push((other, digit));
-                    }
-                }
-            }
+            let index = cell * grid.side() + usize::from(digit) - 1;
+            out.extend(self.adjacency.conjugates(index).iter().map(|&o| (o, digit)));
         }
     }
 
@@ -579,93 +669,95 @@ impl<'g> Search<'g> {
     }
 
     /// The number of distinct candidates of a chain (SE's complexity).
-    fn complexity(&self, path: &[Node]) -> usize {
-        let mut ids: Vec<usize> = path
-            .iter()
-            .map(|n| self.index(n.cell, n.digit, n.on))
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        ids.len()
+    fn complexity(&mut self, path: &[Node]) -> usize {
+        self.expansion += 1;
+        let mut count = 0;
+        for n in path {
+            let i = self.index(n.cell, n.digit, n.on);
+            if self.ancestors[i] != self.expansion {
+                self.ancestors[i] = self.expansion;
+                count += 1;
+            }
+        }
+        count
     }
 
     /// The hint of the cycle closed at `end`: a digit is removed from a cell
     /// outside the cycle that sees both an "on" and an "off" node of that
     /// digit (whichever way the cycle goes, one of them is true). None
     /// when nothing is removed.
-    fn cycle_hint(&self, end: u32, links: Links) -> Option<Hint> {
+    fn cycle_hint(&mut self, end: u32, links: Links) -> Option<Hint> {
         let grid = self.grid;
-        let side = grid.side();
         let path = self.path(end);
         let body = &path[1..];
-        let mut cells: Vec<usize> = Vec::new();
-        for n in body.iter().rev() {
-            if !cells.contains(&(n.cell as usize)) {
-                cells.push(n.cell as usize);
+        let in_cycle = |c: usize| body.iter().any(|n| usize::from(n.cell) == c);
+        let mut cell_count = 0;
+        for (i, n) in body.iter().enumerate() {
+            if !body[..i].iter().any(|m| m.cell == n.cell) {
+                cell_count += 1;
             }
         }
-        let mut sides = vec![0u8; grid.cell_count() * side];
+        self.sides.clear();
         for n in body {
-            for &peer in grid.geometry().peers(n.cell as usize) {
-                let peer = peer as usize;
-                if !cells.contains(&peer) && grid.has(peer, n.digit) {
-                    sides[peer * side + n.digit as usize - 1] |= if n.on { 1 } else { 2 };
+            for &peer in grid.geometry().peers(usize::from(n.cell)) {
+                let peer = usize::from(peer);
+                if !in_cycle(peer) && grid.has(peer, n.digit) {
+                    let side_bit = if n.on { 1 } else { 2 };
+                    let c = Candidate::new(peer, n.digit);
+                    match self.sides.iter_mut().find(|(d, _)| *d == c) {
+                        Some((_, bits)) => *bits |= side_bit,
+                        None => self.sides.push((c, side_bit)),
+                    }
                 }
             }
         }
-        let removable: Vec<Candidate> = sides
+        let mut removable: Vec<Candidate> = self
+            .sides
             .iter()
-            .enumerate()
-            .filter(|&(_, &s)| s == 3)
-            .map(|(i, _)| Candidate::new(i / side, (i % side) as u8 + 1))
+            .filter(|&&(_, bits)| bits == 3)
+            .map(|&(c, _)| c)
             .collect();
         if removable.is_empty() {
             return None;
         }
+        removable.sort_unstable();
         let complexity = self.complexity(&path);
         let base = if links.x && links.y { 7.0 } else { 6.5 };
         let difficulty = base + length_added(complexity);
         let name = match (links.x, links.y) {
             (true, true) => "Bidirectional Cycle",
             (false, true) => "Bidirectional Y-Cycle",
-            _ if cells.len() == 4 => "Generalized X-Wing",
+            _ if cell_count == 4 => "Generalized X-Wing",
             _ => "Bidirectional X-Cycle",
         };
         Some(Hint {
             difficulty,
             complexity,
             key: links.sort_key(),
-            step: Step {
-                technique: Technique::ForcingChain,
-                name: name.to_string(),
-                difficulty: tenths(difficulty),
-                placements: Vec::new(),
-                eliminations: removable.clone(),
-                cells,
-                reason: String::new(),
-                side,
-            },
             removable,
             path,
+            name,
+            cycle: true,
+            placement: None,
         })
     }
 
     /// The hint of the forcing chain ending at `target`: the start implies
     /// its own opposite, so the opposite holds. None when it removes
     /// nothing.
-    fn forcing_hint(&self, target: u32, links: Links) -> Option<Hint> {
+    fn forcing_hint(&mut self, target: u32, links: Links) -> Option<Hint> {
         let grid = self.grid;
         let side = grid.side();
         let t = self.nodes[target as usize];
-        let cell = t.cell as usize;
-        let (placements, removable) = if t.on {
+        let cell = usize::from(t.cell);
+        let (placement, removable) = if t.on {
             let others: Vec<Candidate> = (1..=side as u8)
                 .filter(|&d| d != t.digit && grid.has(cell, d))
                 .map(|d| Candidate::new(cell, d))
                 .collect();
-            (vec![Candidate::new(cell, t.digit)], others)
+            (Some(Candidate::new(cell, t.digit)), others)
         } else {
-            (Vec::new(), vec![Candidate::new(cell, t.digit)])
+            (None, vec![Candidate::new(cell, t.digit)])
         };
         if removable.is_empty() {
             return None;
@@ -680,26 +772,15 @@ impl<'g> Search<'g> {
             _ if complexity == 6 => "Turbot Fish",
             _ => "Forcing X-Chain",
         };
-        let mut cells: Vec<usize> = path.iter().map(|n| n.cell as usize).collect();
-        cells.sort_unstable();
-        cells.dedup();
-        let eliminations = if t.on { Vec::new() } else { removable.clone() };
         Some(Hint {
             difficulty,
             complexity,
             key: links.sort_key(),
-            step: Step {
-                technique: Technique::ForcingChain,
-                name: name.to_string(),
-                difficulty: tenths(difficulty),
-                placements,
-                eliminations,
-                cells,
-                reason: String::new(),
-                side,
-            },
             removable,
             path,
+            name,
+            cycle: false,
+            placement,
         })
     }
 }
@@ -780,7 +861,7 @@ mod tests {
     /// The first step reported, as SE would apply it.
     fn first(grid: &Candidates) -> Step {
         let mut found = None;
-        let _ = cycles_and_chains(grid, &mut |step| {
+        let _ = cycles_and_chains(grid, &Budget::unlimited(), &mut |step| {
             found = Some(step);
             ControlFlow::Break(())
         });

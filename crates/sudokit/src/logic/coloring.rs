@@ -207,19 +207,8 @@ impl Cluster<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::logic::test_support::{only, rc, steps};
     use crate::logic::Difficulty;
-
-    /// The steps of [`simple`] on `grid`.
-    fn steps(grid: &Candidates) -> Vec<Step> {
-        let mut found = Vec::new();
-        let _ = simple(grid, &mut |s| {
-            found.push(s);
-            ControlFlow::Continue(())
-        });
-        found
-    }
-
-    use crate::logic::test_support::{only, rc};
 
     #[test]
     fn colour_trap() {
@@ -237,7 +226,7 @@ mod tests {
             rc(8, 9),
         ];
         let grid = only(6, &keep);
-        let found = steps(&grid);
+        let found = steps(&grid, simple);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].eliminations, [Candidate::new(rc(8, 1), 6)]);
         assert_eq!(found[0].difficulty, Difficulty(45));
@@ -251,7 +240,7 @@ mod tests {
         // keeps it from being a pair), so A is false.
         let keep = [rc(1, 1), rc(1, 4), rc(2, 6), rc(7, 6), rc(7, 1), rc(4, 1)];
         let grid = only(3, &keep);
-        let found = steps(&grid);
+        let found = steps(&grid, simple);
         assert_eq!(found.len(), 1);
         assert!(found[0].name.contains("Wrap"));
         assert_eq!(found[0].difficulty, Difficulty(46));
@@ -265,6 +254,6 @@ mod tests {
     fn no_colouring_on_a_lone_pair() {
         // Row 1's pair r1c1 = r1c5 is the only link: no cluster to colour.
         let keep = [rc(1, 1), rc(1, 5), rc(5, 9), rc(6, 8), rc(4, 7)];
-        assert!(steps(&only(6, &keep)).is_empty());
+        assert!(steps(&only(6, &keep), simple).is_empty());
     }
 }

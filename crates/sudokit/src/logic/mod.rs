@@ -48,6 +48,8 @@ pub use step::{cell_name, unit_name, Candidate, Difficulty, DifficultyError, Ste
 
 use std::ops::ControlFlow;
 
+use crate::budget::Budget;
+
 /// Where a technique reports the steps it finds; returning
 /// [`ControlFlow::Break`] stops the search (the caller has what it needs).
 pub type Sink<'a> = dyn FnMut(Step) -> ControlFlow<()> + 'a;
@@ -117,7 +119,8 @@ pub enum Technique {
     NestedDynamicChain,
     /// Dynamic chains nested over dynamic chains plus (SE level 5).
     NestedPlusChain,
-    /// Finned and sashimi X-Wing, Swordfish and Jellyfish.
+    /// Finned and sashimi X-Wing, Swordfish and Jellyfish: the plain fish's
+    /// rating plus 0.1 (finned) or 0.2 (sashimi). Not in SE.
     FinnedFish,
     /// Two conjugate pairs of a digit with one end in common line.
     Skyscraper,
@@ -251,6 +254,18 @@ impl Technique {
     /// Looks for steps of this technique in `grid`, reporting each to
     /// `sink` until it breaks.
     pub fn find(self, grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
+        self.find_within(grid, &Budget::unlimited(), sink)
+    }
+
+    /// As [`Technique::find`], giving up early (with what it found so far)
+    /// once `budget` is spent: the chain techniques can take seconds on the
+    /// hardest puzzles.
+    pub fn find_within(
+        self,
+        grid: &Candidates,
+        budget: &Budget,
+        sink: &mut Sink<'_>,
+    ) -> ControlFlow<()> {
         match self {
             Technique::HiddenSingle => singles::hidden(grid, sink),
             Technique::DirectPointing => intersections::locked(grid, true, sink),
@@ -272,18 +287,30 @@ impl Technique {
             Technique::HiddenQuad => subsets::hidden(grid, 4, sink),
             Technique::Bug => uniqueness::bug(grid, sink),
             Technique::AlignedPair => aligned::exclusion(grid, 2, sink),
-            Technique::ForcingChain => chains::cycles_and_chains(grid, sink),
+            Technique::ForcingChain => chains::cycles_and_chains(grid, budget, sink),
             Technique::AlignedTriple => aligned::exclusion(grid, 3, sink),
-            Technique::Nishio => forcing::find(grid, forcing::Mode::Nishio, sink),
-            Technique::MultipleForcingChain => forcing::find(grid, forcing::Mode::Multiple, sink),
-            Technique::DynamicForcingChain => forcing::find(grid, forcing::Mode::Dynamic(0), sink),
-            Technique::DynamicForcingChainPlus => {
-                forcing::find(grid, forcing::Mode::Dynamic(1), sink)
+            Technique::Nishio => forcing::find(grid, forcing::Mode::Nishio, budget, sink),
+            Technique::MultipleForcingChain => {
+                forcing::find(grid, forcing::Mode::Multiple, budget, sink)
             }
-            Technique::NestedForcingChain => forcing::find(grid, forcing::Mode::Dynamic(2), sink),
-            Technique::NestedMultipleChain => forcing::find(grid, forcing::Mode::Dynamic(3), sink),
-            Technique::NestedDynamicChain => forcing::find(grid, forcing::Mode::Dynamic(4), sink),
-            Technique::NestedPlusChain => forcing::find(grid, forcing::Mode::Dynamic(5), sink),
+            Technique::DynamicForcingChain => {
+                forcing::find(grid, forcing::Mode::Dynamic(0), budget, sink)
+            }
+            Technique::DynamicForcingChainPlus => {
+                forcing::find(grid, forcing::Mode::Dynamic(1), budget, sink)
+            }
+            Technique::NestedForcingChain => {
+                forcing::find(grid, forcing::Mode::Dynamic(2), budget, sink)
+            }
+            Technique::NestedMultipleChain => {
+                forcing::find(grid, forcing::Mode::Dynamic(3), budget, sink)
+            }
+            Technique::NestedDynamicChain => {
+                forcing::find(grid, forcing::Mode::Dynamic(4), budget, sink)
+            }
+            Technique::NestedPlusChain => {
+                forcing::find(grid, forcing::Mode::Dynamic(5), budget, sink)
+            }
             Technique::FinnedFish => fish::finned(grid, sink),
             Technique::Skyscraper => single_digit::skyscraper(grid, sink),
             Technique::TwoStringKite => single_digit::kite(grid, sink),

@@ -113,9 +113,16 @@ impl Solver {
     /// The next step from `grid`, or `None` when no technique finds one (or,
     /// for a [capped](Solver::capped) solver, when the step is above the cap).
     pub fn next_step(&self, grid: &Candidates) -> Option<Step> {
+        self.next_step_within(grid, &Budget::unlimited())
+    }
+
+    /// The next step from `grid`, the techniques giving up once `budget`
+    /// is spent (a step found then may come from a partial search: the
+    /// caller checks the budget before trusting it).
+    fn next_step_within(&self, grid: &Candidates, budget: &Budget) -> Option<Step> {
         let mut found = None;
         for &t in &self.techniques {
-            let _ = t.find(grid, &mut |step| {
+            let _ = t.find_within(grid, budget, &mut |step| {
                 found = Some(step);
                 ControlFlow::Break(())
             });
@@ -146,7 +153,12 @@ impl Solver {
             if budget.is_spent() {
                 return Err(LogicError::Timeout);
             }
-            let Some(step) = self.next_step(&grid) else {
+            let step = self.next_step_within(&grid, budget);
+            // A search cut short may have missed the step SE would take.
+            if budget.is_spent() {
+                return Err(LogicError::Timeout);
+            }
+            let Some(step) = step else {
                 break;
             };
             visit(&grid, &step);

@@ -469,22 +469,8 @@ impl EmptyRectangle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::logic::test_support::{only, rc, steps};
     use crate::Puzzle;
-
-    /// The steps `find` reports on `grid`.
-    fn steps(
-        grid: &Candidates,
-        find: fn(&Candidates, &mut Sink<'_>) -> ControlFlow<()>,
-    ) -> Vec<Step> {
-        let mut found = Vec::new();
-        let _ = find(grid, &mut |s| {
-            found.push(s);
-            ControlFlow::Continue(())
-        });
-        found
-    }
-
-    use crate::logic::test_support::{only, rc};
 
     #[test]
     fn chain_lengths_add_se_increments() {

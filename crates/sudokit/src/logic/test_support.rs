@@ -1,13 +1,25 @@
 //! Fixtures shared by the techniques' unit tests.
 
-use super::Candidates;
-use crate::Puzzle;
+use std::ops::ControlFlow;
+
+use super::{Candidates, Sink, Step};
+use crate::{Puzzle, Shape};
+
+/// An empty 9×9 grid: every digit possible everywhere.
+pub(super) fn empty() -> Candidates {
+    Candidates::new(&Puzzle::empty(Shape::new(3, 3).unwrap())).unwrap()
+}
 
 /// An empty 9×9 grid with `digit` removed from every cell but `keep`.
 pub(super) fn only(digit: u8, keep: &[usize]) -> Candidates {
-    let p: Puzzle = ".".repeat(81).parse().unwrap();
-    let mut grid = Candidates::new(&p).unwrap();
-    for cell in 0..81 {
+    only_in(Shape::new(3, 3).unwrap(), digit, keep)
+}
+
+/// An empty grid of `shape` with `digit` removed from every cell but
+/// `keep`.
+pub(super) fn only_in(shape: Shape, digit: u8, keep: &[usize]) -> Candidates {
+    let mut grid = Candidates::new(&Puzzle::empty(shape)).unwrap();
+    for cell in 0..shape.cell_count() {
         if !keep.contains(&cell) {
             grid.eliminate(cell, digit);
         }
@@ -18,6 +30,19 @@ pub(super) fn only(digit: u8, keep: &[usize]) -> Candidates {
 /// Row-major index of `r{row}c{column}` (1-based) on a 9×9 grid.
 pub(super) fn rc(row: usize, column: usize) -> usize {
     (row - 1) * 9 + column - 1
+}
+
+/// Every step `find` reports on `grid`, in its order.
+pub(super) fn steps(
+    grid: &Candidates,
+    find: impl Fn(&Candidates, &mut Sink<'_>) -> ControlFlow<()>,
+) -> Vec<Step> {
+    let mut found = Vec::new();
+    let _ = find(grid, &mut |s| {
+        found.push(s);
+        ControlFlow::Continue(())
+    });
+    found
 }
 
 /// Row-major index of a cell named `r3c5` on a 9×9 grid.

@@ -1,11 +1,10 @@
 //! [`Engine`]: SE's `getMultipleChainsHintList` and `doChaining` over one
 //! grid — every assumption's implications and the conclusions they give.
 
-use std::collections::VecDeque;
-
 use super::advanced;
 use super::outcome::{key, AncestorWalk, Cause, Node, Outcome, NONE};
 use super::{Hint, Kind, Mode, Premise};
+use crate::budget::Budget;
 use crate::grid::Geometry;
 use crate::logic::chains::length_added;
 use crate::logic::{Candidate, Candidates};
@@ -21,6 +20,8 @@ struct NestedRef {
 pub(super) struct Engine<'g> {
     /// The grid searched.
     grid: &'g Candidates,
+    /// When to give up.
+    budget: &'g Budget,
     mode: Mode,
     side: usize,
     /// In a nested search: the candidates the outer chain started from
@@ -50,11 +51,17 @@ pub(super) struct Engine<'g> {
 impl<'g> Engine<'g> {
     /// A search of `mode` over `grid`; `initial` for a nested search (see
     /// [`Engine::initial`]).
-    pub fn new(grid: &'g Candidates, mode: Mode, initial: Option<&'g [u64]>) -> Engine<'g> {
+    pub fn new(
+        grid: &'g Candidates,
+        mode: Mode,
+        initial: Option<&'g [u64]>,
+        budget: &'g Budget,
+    ) -> Engine<'g> {
         let side = grid.side();
         let keys = grid.cell_count() * side * 2;
         Engine {
             grid,
+            budget,
             mode,
             side,
             initial,
@@ -98,6 +105,9 @@ impl<'g> Engine<'g> {
         let mut hints = Vec::new();
         let grid = self.grid;
         for cell in grid.empty_cells() {
+            if self.budget.is_spent() {
+                break;
+            }
             let count = grid.count(cell);
             if !(count > 2 || (count > 1 && self.mode.dynamic())) {
                 continue;
@@ -408,21 +418,25 @@ impl<'g> Engine<'g> {
     /// every implication, "on" ones first, breadth first. Returns the
     /// first candidate found both on and off, as (on node, off node).
     fn chain(&mut self, outcome: &mut Outcome) -> Option<(u32, u32)> {
-        let mut pending_on: VecDeque<u32> = outcome.on.iter().copied().collect();
-        let mut pending_off: VecDeque<u32> = outcome.off.iter().copied().collect();
+        // Every node joins its set and the end of its queue at once, so
+        // each queue is its set from a read position on.
+        let (mut next_on, mut next_off) = (0, 0);
         let found = loop {
-            let contradiction = if let Some(p) = pending_on.pop_front() {
-                self.expand_on(outcome, p, &mut pending_off)
-            } else if let Some(p) = pending_off.pop_front() {
-                self.expand_off(outcome, p, &mut pending_on)
+            let contradiction = if next_on < outcome.on.len() {
+                next_on += 1;
+                self.expand_on(outcome, outcome.on[next_on - 1])
+            } else if next_off < outcome.off.len() {
+                next_off += 1;
+                self.expand_off(outcome, outcome.off[next_off - 1])
             } else {
                 break None;
             };
             if contradiction.is_some() {
                 break contradiction;
             }
-            if pending_on.is_empty() && pending_off.is_empty() && self.mode.level() > 0 {
-                pending_off.extend(self.advanced(outcome));
+            let idle = next_on == outcome.on.len() && next_off == outcome.off.len();
+            if idle && self.mode.level() > 0 {
+                self.advanced(outcome);
             }
         };
         let grid = self.grid;
@@ -434,12 +448,7 @@ impl<'g> Engine<'g> {
 
     /// Follows "on" node `p`: its peers' and its cell's other candidates
     /// go off. A contradiction when one of them is already on.
-    fn expand_on(
-        &mut self,
-        outcome: &mut Outcome,
-        p: u32,
-        pending_off: &mut VecDeque<u32>,
-    ) -> Option<(u32, u32)> {
+    fn expand_on(&mut self, outcome: &mut Outcome, p: u32) -> Option<(u32, u32)> {
         let n = *outcome.node(p);
         self.on_to_off(&n);
         for i in 0..self.offs.len() {
@@ -451,7 +460,6 @@ impl<'g> Engine<'g> {
             if outcome.get(self.key(cell, digit, false)).is_none() {
                 let id = outcome.create(cell, digit, false, cause, &[p]);
                 outcome.insert(self.side, id);
-                pending_off.push_back(id);
             }
         }
         None
@@ -461,12 +469,7 @@ impl<'g> Engine<'g> {
     /// place of its digit in its units go on (then, in dynamic modes, the
     /// candidate is removed from the grid). A contradiction when one of
     /// them is already off.
-    fn expand_off(
-        &mut self,
-        outcome: &mut Outcome,
-        p: u32,
-        pending_on: &mut VecDeque<u32>,
-    ) -> Option<(u32, u32)> {
+    fn expand_off(&mut self, outcome: &mut Outcome, p: u32) -> Option<(u32, u32)> {
         let n = *outcome.node(p);
         self.off_to_on(&n);
         if self.mode.dynamic() {
@@ -484,7 +487,6 @@ impl<'g> Engine<'g> {
             if outcome.get(self.key(cell, digit, true)).is_none() {
                 let id = outcome.create(cell, digit, true, cause, &self.parents);
                 outcome.insert(self.side, id);
-                pending_on.push_back(id);
             }
         }
         None
@@ -594,8 +596,8 @@ impl<'g> Engine<'g> {
     /// in SE's order, that finds some relying on what the chain removed —
     /// locked candidates, hidden and naked pairs, X-Wings, then (nested
     /// levels) whole chain searches in the reduced grid — added to the
-    /// outcome as "off" nodes (those not there yet). Their ids.
-    fn advanced(&mut self, outcome: &mut Outcome) -> Vec<u32> {
+    /// outcome as "off" nodes (those not there yet).
+    fn advanced(&mut self, outcome: &mut Outcome) {
         let view = advanced::View {
             geometry: self.geometry(),
             values: &self.values,
@@ -616,8 +618,8 @@ impl<'g> Engine<'g> {
             };
             for &producer in producers {
                 let hints = match producer {
-                    None => crate::logic::chains::nested_hints(&reduced, &self.base),
-                    Some(mode) => super::nested_hints(&reduced, mode, &self.base),
+                    None => crate::logic::chains::nested_hints(&reduced, &self.base, self.budget),
+                    Some(mode) => super::nested_hints(&reduced, mode, &self.base, self.budget),
                 };
                 for hint in hints.into_iter().filter(|h| !h.parents.is_empty()) {
                     self.nested.push(NestedRef {
@@ -639,7 +641,6 @@ impl<'g> Engine<'g> {
                 }
             }
         }
-        let mut added = Vec::new();
         for (
             advanced::Elimination {
                 cell,
@@ -658,8 +659,6 @@ impl<'g> Engine<'g> {
                 .collect();
             let id = outcome.create(cell, digit, false, Cause::Advanced(index), &parents);
             outcome.insert(self.side, id);
-            added.push(id);
         }
-        added
     }
 }

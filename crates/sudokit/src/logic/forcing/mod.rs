@@ -31,6 +31,7 @@ use std::ops::ControlFlow;
 use super::chains::tenths;
 use super::step::{cell_name, unit_name};
 use super::{Candidate, Candidates, Sink, Step, Technique};
+use crate::budget::Budget;
 use engine::Engine;
 use outcome::Node;
 
@@ -220,8 +221,14 @@ fn sort_and_dedup(hints: &mut Vec<Hint>) {
 
 /// SE's chaining producer `mode` on `grid`: every conclusion, easiest
 /// first, each once.
-pub(super) fn find(grid: &Candidates, mode: Mode, sink: &mut Sink<'_>) -> ControlFlow<()> {
-    let mut hints = Engine::new(grid, mode, None).hints();
+/// Gives up (with the conclusions found so far) once `budget` is spent.
+pub(super) fn find(
+    grid: &Candidates,
+    mode: Mode,
+    budget: &Budget,
+    sink: &mut Sink<'_>,
+) -> ControlFlow<()> {
+    let mut hints = Engine::new(grid, mode, None, budget).hints();
     sort_and_dedup(&mut hints);
     for hint in hints {
         sink(step(grid.side(), mode, hint))?;
@@ -231,8 +238,13 @@ pub(super) fn find(grid: &Candidates, mode: Mode, sink: &mut Sink<'_>) -> Contro
 
 /// The conclusions of producer `mode` on `grid`, a grid reduced by an
 /// outer chain that started from the candidates `initial`, in SE's order.
-pub(super) fn nested_hints(grid: &Candidates, mode: Mode, initial: &[u64]) -> Vec<NestedHint> {
-    let mut hints = Engine::new(grid, mode, Some(initial)).hints();
+pub(super) fn nested_hints(
+    grid: &Candidates,
+    mode: Mode,
+    initial: &[u64],
+    budget: &Budget,
+) -> Vec<NestedHint> {
+    let mut hints = Engine::new(grid, mode, Some(initial), budget).hints();
     sort_and_dedup(&mut hints);
     hints
         .into_iter()
@@ -380,7 +392,7 @@ mod tests {
     /// The first step `mode` reports.
     fn first(grid: &Candidates, mode: Mode) -> Option<Step> {
         let mut found = None;
-        let _ = find(grid, mode, &mut |step| {
+        let _ = find(grid, mode, &Budget::unlimited(), &mut |step| {
             found = Some(step);
             ControlFlow::Break(())
         });

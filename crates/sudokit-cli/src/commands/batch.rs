@@ -1,0 +1,116 @@
+//! The loop of the commands that take the logic engine through each puzzle
+//! line (`hint`, `explain`): lines are read in batches, each batch is
+//! worked on every core (`--threads`), and the answers print in input
+//! order, a batch at a time.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use rayon::prelude::*;
+use sudokit::grid::Shape;
+use sudokit::Puzzle;
+
+use super::input::{locate, InputArgs, PuzzleLines};
+use super::output::Record;
+use super::{FormatArgs, LineArgs, ThreadArgs};
+
+/// Lines worked on together before their answers print.
+const BATCH_LINES: usize = 256;
+
+/// One puzzle line read, waiting for its answer.
+pub struct Line {
+    /// Its number in the run (1-based).
+    pub number: u64,
+    /// Its id, if any.
+    pub id: Option<String>,
+    /// Its cell text as read.
+    pub cells: String,
+    /// Its source's box shape, once known.
+    pub shape: Option<Shape>,
+    /// Its puzzle, or where and why it is invalid.
+    pub puzzle: Result<Puzzle, String>,
+}
+
+impl Line {
+    /// The line's record with the common fields filled in; the status, the
+    /// command's fields and the error are the command's to set.
+    pub fn record(&self) -> Record<'_> {
+        Record {
+            number: self.number,
+            id: self.id.as_deref(),
+            puzzle: Some(self.cells.as_str().into()),
+            shape: self.shape,
+            ..Record::default()
+        }
+    }
+}
+
+/// Where the puzzles come from and how the work is spread: the flags every
+/// command run through [`each_line`] shares.
+pub struct Reading<'a> {
+    /// The operands.
+    pub input: &'a InputArgs,
+    /// `--box`, `--symbols`.
+    pub format: &'a FormatArgs,
+    /// `--max-line`.
+    pub lines: &'a LineArgs,
+    /// `--threads`.
+    pub threads: &'a ThreadArgs,
+}
+
+/// Reads every puzzle line of the input, runs `work` on each valid puzzle
+/// (a batch at a time, on every core) and prints what `answer` writes for
+/// each line, in input order. `answer` gets the line and `work`'s result,
+/// or where and why the line is invalid, and says whether the line failed.
+/// Exits with 1 when any line failed.
+pub fn each_line<T: Send>(
+    reading: &Reading<'_>,
+    work: impl Fn(&Puzzle) -> T + Sync,
+    mut answer: impl FnMut(&Line, Result<T, &str>, &mut Vec<u8>) -> bool,
+) -> anyhow::Result<ExitCode> {
+    reading.threads.install()?;
+    let spec = reading.format.spec();
+    let sources = reading.input.open(&spec)?;
+    let several = sources.len() > 1;
+    let mut stdout = io::stdout().lock();
+    let (mut number, mut failed) = (0u64, false);
+    let mut batch = Vec::with_capacity(BATCH_LINES);
+    let mut flush = |batch: &mut Vec<Line>, failed: &mut bool| -> io::Result<()> {
+        let results: Vec<Result<T, &str>> = batch
+            .par_iter()
+            .map(|line| line.puzzle.as_ref().map(&work).map_err(String::as_str))
+            .collect();
+        let mut out = Vec::new();
+        for (line, result) in batch.iter().zip(results) {
+            *failed |= answer(line, result, &mut out);
+        }
+        batch.clear();
+        stdout.write_all(&out)?;
+        stdout.flush()
+    };
+    for source in sources {
+        let shown = several.then(|| source.name.clone());
+        let mut puzzles = PuzzleLines::new(source, &spec, reading.lines.max_line)?;
+        while let Some(entry) = puzzles.next_entry()? {
+            number += 1;
+            batch.push(Line {
+                number,
+                id: entry.id.map(str::to_string),
+                cells: String::from_utf8_lossy(entry.cells).into_owned(),
+                shape: entry.shape,
+                puzzle: entry
+                    .puzzle
+                    .map_err(|error| locate(shown.as_deref(), entry.line, &error)),
+            });
+            if batch.len() == BATCH_LINES {
+                flush(&mut batch, &mut failed)?;
+            }
+        }
+    }
+    flush(&mut batch, &mut failed)?;
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
