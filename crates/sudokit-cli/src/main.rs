@@ -135,7 +135,7 @@ Examples:
 
 ", line_exit!()))]
     Explain(commands::explain::ExplainArgs),
-    /// Generate puzzles with a unique solution (minimal, K clues, symmetric).
+    /// Generate puzzles with a unique solution (minimal, K clues, symmetric, rated).
     #[command(after_help = "\
 Examples:
   sudokit generate -n 5 --minimal --seed 1

@@ -1,6 +1,7 @@
 //! `sudokit generate`: puzzles with a unique solution (SPEC §7), minimal,
-//! of a clue count or with a symmetry when asked, made on every core and
-//! printed in index order, the same for the same `--seed`.
+//! of a clue count, with a symmetry or rated in a range (`--rating`,
+//! `--level`) when asked, made on every core and printed in index order, the
+//! same for the same `--seed`.
 //!
 //! Text output starts with a `#` comment line, the command that makes the
 //! same puzzles again (box shape and seed included), which every reader
@@ -17,13 +18,16 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value;
-use sudokit::generate::{generate_range, GenerateError, GenerateOptions, Generated, Symmetry};
+use sudokit::generate::{
+    generate_range, GenerateError, GenerateOptions, Generated, Level, RatingRange, Symmetry,
+};
 use sudokit::grid::Shape;
 use sudokit::parse::Format;
 
 use super::output::{
     csv_columns, escape_controls, write_csv_header, OutputArgs, OutputFormat, Record,
 };
+use super::rate::{rating_fields, rating_text};
 use super::ThreadArgs;
 
 /// Puzzles made per thread before a batch is printed.
@@ -36,6 +40,11 @@ const DEFAULT_ATTEMPTS: u32 = 1000;
 const FIELDS: [&str; 6] = [
     "solution", "clues", "symmetry", "minimal", "guesses", "seed",
 ];
+
+/// The fields added with a rating target: the rating, named as `sudokit
+/// rate` names it (its `solved` is left out: every puzzle made is solved),
+/// and the grids tried to find the puzzle.
+const RATING_FIELDS: [&str; 6] = ["er", "ep", "ed", "hardest", "steps", "attempts"];
 
 /// The status of a generated puzzle: its solution is unique.
 const UNIQUE: &str = "unique";
@@ -72,6 +81,20 @@ pub struct GenerateArgs {
     /// Grids tried per puzzle before reporting that a target is not met.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_ATTEMPTS)]
     pub attempts: u32,
+    /// Only puzzles whose Sudoku Explainer rating (ER) lies in A..B (both
+    /// included; also A.., ..B, or A alone), e.g. 4.1..6.0. Each carved
+    /// puzzle is rated by a solver that stops at its first step above B; one
+    /// out of range is retried on a new grid (up to --attempts). Puzzles
+    /// the logic engine cannot finish are never in range. Other shapes than 9x9 use the
+    /// engine's ER with SE's techniques. Text lines gain `ER/EP/ED hardest`
+    /// after the puzzle; records gain er, ep, ed, hardest, steps and
+    /// attempts.
+    #[arg(long, value_name = "A..B", conflicts_with = "level")]
+    pub rating: Option<RatingRange>,
+    /// A named rating range: easy (ER 1.0-2.5), medium (2.6-4.0), hard
+    /// (4.1-6.0), expert (6.1-7.9), extreme (8.0 and up); as --rating.
+    #[arg(long, value_name = "NAME")]
+    pub level: Option<Level>,
     #[command(flatten)]
     pub output: OutputArgs,
     /// No progress bar and no summary on standard error.
@@ -98,13 +121,18 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         minimal: args.minimal,
         symmetry: args.symmetry,
         attempts: args.attempts.max(1),
+        rating: args.rating.or(args.level.map(Level::range)),
     };
     options.check().context("--clues")?;
     let printer = Printer {
         args,
         format,
         seed,
-        columns: csv_columns(&FIELDS),
+        columns: csv_columns(&if options.rating.is_some() {
+            [&FIELDS[..], &RATING_FIELDS[..]].concat()
+        } else {
+            FIELDS.to_vec()
+        }),
     };
     let mut stdout = io::stdout().lock();
     let mut text = Vec::new();
@@ -211,6 +239,12 @@ impl Printer<'_> {
         if args.symmetry != Symmetry::None {
             line += &format!(" --symmetry {}", args.symmetry);
         }
+        if let Some(level) = args.level {
+            line += &format!(" --level {level}");
+        }
+        if let Some(range) = args.rating {
+            line += &format!(" --rating {range}");
+        }
         if args.attempts != DEFAULT_ATTEMPTS {
             line += &format!(" --attempts {}", args.attempts);
         }
@@ -225,6 +259,10 @@ impl Printer<'_> {
         match (self.args.output.format, made) {
             (OutputFormat::Text, Ok(g)) => {
                 self.format.alphabet().write_cells(g.puzzle.cells(), out);
+                if let Some(rating) = &g.rating {
+                    out.push(b' ');
+                    out.extend_from_slice(escape_controls(&rating_text(rating)).as_bytes());
+                }
                 out.push(b'\n');
             }
             (OutputFormat::Text, Err(error)) => {
@@ -247,18 +285,27 @@ impl Printer<'_> {
                     self.format.alphabet().write_cells(cells, &mut text);
                     String::from_utf8_lossy(&text).into_owned()
                 };
+                let mut fields = vec![
+                    ("solution", write(g.solution.cells()).into()),
+                    ("clues", Value::from(g.clues)),
+                    symmetry,
+                    ("minimal", Value::from(g.minimal)),
+                    ("guesses", Value::from(g.guesses)),
+                    seed,
+                ];
+                if let Some(rating) = &g.rating {
+                    fields.extend(
+                        rating_fields(rating)
+                            .into_iter()
+                            .filter(|(name, _)| RATING_FIELDS.contains(name)),
+                    );
+                    fields.push(("attempts", Value::from(g.attempts)));
+                }
                 Record {
                     number,
                     puzzle: Some(write(g.puzzle.cells()).into()),
                     status: UNIQUE,
-                    fields: vec![
-                        ("solution", write(g.solution.cells()).into()),
-                        ("clues", Value::from(g.clues)),
-                        symmetry,
-                        ("minimal", Value::from(g.minimal)),
-                        ("guesses", Value::from(g.guesses)),
-                        seed,
-                    ],
+                    fields,
                     ..Record::default()
                 }
             }

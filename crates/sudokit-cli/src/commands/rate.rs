@@ -196,7 +196,7 @@ impl Printer<'_> {
 
 /// The text answer: `ER/EP/ED hardest`, e.g. `7.3/1.5/1.2 Forcing Chain`,
 /// with `(stuck)` when the techniques ran out before the end.
-fn rating_text(r: &Rating) -> String {
+pub(super) fn rating_text(r: &Rating) -> String {
     let mut text = format!("{}/{}/{}", r.er, r.ep, r.ed);
     if let Some(hardest) = &r.hardest {
         text.push(' ');
@@ -208,8 +208,9 @@ fn rating_text(r: &Rating) -> String {
     text
 }
 
-/// The record fields of a rating, in [`FIELDS`] order.
-fn rating_fields(r: &Rating) -> Vec<(&'static str, Value)> {
+/// The record fields of a rating, in [`FIELDS`] order (shared with
+/// `sudokit generate`).
+pub(super) fn rating_fields(r: &Rating) -> Vec<(&'static str, Value)> {
     let number = |d: sudokit::logic::Difficulty| {
         serde_json::Number::from_f64(d.as_f64()).map_or(Value::Null, Value::Number)
     };

@@ -26,6 +26,11 @@
 //! target is retried on a fresh grid, up to [`GenerateOptions::attempts`].
 //! With a symmetry, a pass ends orbit-minimal; `--minimal` then also checks
 //! single clues and retries when one is redundant.
+//!
+//! A [`RatingRange`] target (`--rating`, `--level`) rates the end of each
+//! pass with a solver capped at the range's top, which drops a puzzle that
+//! is too hard at its first step above it; a pass out of range is retried
+//! (see `rated` for why the pass is not steered by ratings).
 
 use crate::par::*;
 use rand::seq::SliceRandom;
@@ -33,10 +38,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::fill9::random_grid9;
+use super::rated::RatingGate;
 use super::unavoidable::Unavoidable;
-use super::{random_grid, Symmetry};
+use super::{random_grid, RatingRange, Symmetry};
 use crate::analyze::is_minimal_raw;
 use crate::grid::{Puzzle, Shape};
+use crate::logic::{Difficulty, Rating};
 use crate::solver::{solver_for, Solver};
 
 /// What to generate.
@@ -52,6 +59,11 @@ pub struct GenerateOptions {
     pub symmetry: Symmetry,
     /// Fresh grids tried per puzzle before giving up on the target.
     pub attempts: u32,
+    /// The Sudoku Explainer rating (ER) the puzzle must have, when set. On
+    /// shapes other than 9×9 this is the logic engine's ER with SE's
+    /// techniques (SE itself rates 9×9 only). A puzzle the engine cannot
+    /// finish is never in range.
+    pub rating: Option<RatingRange>,
 }
 
 impl GenerateOptions {
@@ -118,7 +130,8 @@ impl GenerateOptions {
         Ok(())
     }
 
-    /// Options for `shape` with no target, no symmetry, 1000 attempts.
+    /// Options for `shape` with no target, no symmetry, no rating, 1000
+    /// attempts.
     pub fn new(shape: Shape) -> GenerateOptions {
         GenerateOptions {
             shape,
@@ -126,6 +139,7 @@ impl GenerateOptions {
             minimal: false,
             symmetry: Symmetry::None,
             attempts: 1000,
+            rating: None,
         }
     }
 }
@@ -148,6 +162,8 @@ pub struct Generated {
     pub guesses: u64,
     /// Grids tried for this puzzle.
     pub attempts: u32,
+    /// Its rating, with a rating target (within it).
+    pub rating: Option<Rating>,
 }
 
 /// Why no puzzle met the options.
@@ -198,7 +214,8 @@ pub enum GenerateError {
         /// Grids tried.
         attempts: u32,
         /// With a clue target: the clue count of the closest attempt, as
-        /// text (` (closest: 22 clues)`); otherwise empty.
+        /// text (` (closest: 22 clues)`); with a rating target, the highest
+        /// ER an attempt reached (` (closest: ER 7.4)`); otherwise empty.
         closest: String,
     },
 }
@@ -216,6 +233,8 @@ pub struct Generator {
     /// Whether the shape is 9×9 with 3×3 boxes (dedicated grid filler,
     /// unavoidable sets).
     nine: bool,
+    /// The rating target's gate, when there is one.
+    gate: Option<RatingGate>,
 }
 
 /// The random stream of puzzle `index` of seed `seed`: independent of every
@@ -264,6 +283,7 @@ impl Generator {
             unit_of,
             units,
             nine,
+            gate: options.rating.map(RatingGate::new),
         }
     }
 
@@ -274,6 +294,7 @@ impl Generator {
         self.options.check()?;
         let mut rng = puzzle_rng(seed, index);
         let mut closest = usize::MAX;
+        let mut highest: Option<Difficulty> = None;
         let attempts = self.options.attempts.max(1);
         for attempt in 1..=attempts {
             let solution = if self.nine {
@@ -294,6 +315,21 @@ impl Generator {
             if target.is_some_and(|k| k != clues) {
                 continue;
             }
+            let rating = match &self.gate {
+                None => None,
+                Some(gate) => {
+                    let Some(rating) = gate.rate(&puzzle) else {
+                        continue;
+                    };
+                    if rating.solved {
+                        highest = highest.max(Some(rating.er));
+                    }
+                    if !gate.range().contains(&rating) {
+                        continue;
+                    }
+                    Some(rating)
+                }
+            };
             let orbit_minimal = target.is_none() || self.options.minimal;
             let minimal = if orbit_minimal && self.options.symmetry == Symmetry::None {
                 true
@@ -312,15 +348,17 @@ impl Generator {
                 minimal,
                 guesses,
                 attempts: attempt,
+                rating,
             });
         }
         Err(GenerateError::NotFound {
             index,
             what: self.describe(),
             attempts,
-            closest: match self.options.clues {
-                Some(_) => format!(" (closest: {closest} clues)"),
-                None => String::new(),
+            closest: match (self.options.clues, highest) {
+                (Some(_), _) => format!(" (closest: {closest} clues)"),
+                (None, Some(er)) if self.gate.is_some() => format!(" (closest: ER {er})"),
+                (None, _) => String::new(),
             },
         })
     }
@@ -337,6 +375,9 @@ impl Generator {
         }
         if self.options.symmetry != Symmetry::None {
             what += &format!(" with {} symmetry", self.options.symmetry);
+        }
+        if let Some(range) = self.options.rating {
+            what += &format!(" rated {range}");
         }
         what
     }

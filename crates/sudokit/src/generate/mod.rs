@@ -6,16 +6,20 @@
 //! that the batch analyzer is benchmarked and tested on.
 //!
 //! [`Generator`] (`sudokit generate`) carves puzzles with a unique solution —
-//! minimal, of a given clue count, with a [`Symmetry`] of the clue pattern —
+//! minimal, of a given clue count, with a [`Symmetry`] of the clue pattern,
+//! rated in a [`RatingRange`] or at a [`Level`] of Sudoku Explainer's scale —
 //! reproducibly from a seed; see [`carve`] for how.
 
 pub mod carve;
 mod fill9;
+mod rated;
 mod symmetry;
+mod target;
 mod unavoidable;
 
 pub use carve::{generate_range, puzzle_rng, GenerateError, GenerateOptions, Generated, Generator};
 pub use symmetry::{Symmetry, ALL_SYMMETRIES};
+pub use target::{Level, RatingRange, TargetError, ALL_LEVELS};
 
 use rand::seq::SliceRandom;
 use rand::Rng;

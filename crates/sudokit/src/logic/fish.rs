@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 
 use super::candidates::{bits, full_mask};
 use super::step::{cell_list, unit_name};
-use super::subsets::combinations;
+use super::subsets::{combinations, subsets_of, two_to};
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
 /// Basic fish of `size` lines (X-Wing 3.2, Swordfish 3.8, Jellyfish 5.2),
@@ -17,9 +17,21 @@ pub(super) fn basic(grid: &Candidates, size: usize, sink: &mut Sink<'_>) -> Cont
     let placed = placed_counts(grid);
     // Unit kinds: 0 rows, 1 columns.
     for (base_kind, cover_kind) in [(1, 0), (0, 1)] {
-        for lines in combinations(size, side) {
+        // For each digit (index `d - 1`), the base lines with two to `size`
+        // places for it: a fish's lines all are.
+        let mut eligible = [0u64; 64];
+        for (d, lines) in eligible.iter_mut().enumerate().take(side) {
+            if placed[d] + 2 * size > side {
+                continue;
+            }
+            *lines = (0..side)
+                .filter(|&i| two_to(grid.positions(base_kind * side + i, d as u8 + 1), size))
+                .fold(0, |m, i| m | 1 << i);
+        }
+        let any = eligible.iter().fold(0, |m, l| m | l);
+        for lines in subsets_of(any, size) {
             for digit in 1..=side as u8 {
-                if placed[usize::from(digit) - 1] + 2 * size > side {
+                if lines & !eligible[usize::from(digit) - 1] != 0 {
                     continue;
                 }
                 let Some(covers) = cover_positions(grid, base_kind * side, lines, digit, size)

@@ -5,7 +5,9 @@
 
 use std::ops::ControlFlow;
 
+use super::candidates::bits;
 use super::step::{cell_list, cell_name, unit_name};
+use super::subsets::digits_of;
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
 /// Unit kinds, as in [`Geometry::units_of`](crate::grid::Geometry::units_of).
@@ -29,14 +31,21 @@ pub(super) fn locked(grid: &Candidates, direct: bool, sink: &mut Sink<'_>) -> Co
     let side = grid.side();
     for (source_kind, target_kind) in KIND_PAIRS {
         for source in source_kind * side..(source_kind + 1) * side {
-            for target in target_kind * side..(target_kind + 1) * side {
-                if !crosses(grid, source, target_kind, target) {
-                    continue;
-                }
-                for digit in 1..=side as u8 {
-                    let places = grid.positions(source, digit);
-                    if places.count_ones() < 2 || !inside(grid, source, places, target_kind, target)
-                    {
+            // The digits with two places or more in the source.
+            let several = grid
+                .unit_positions(source)
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.count_ones() >= 2)
+                .fold(0u64, |m, (d, _)| m | 1 << d);
+            if several == 0 {
+                continue;
+            }
+            for t in bits(grid.crossers(source, target_kind)) {
+                let target = target_kind * side + t;
+                let shared = grid.crossing(source, target);
+                for digit in digits_of(several) {
+                    if grid.positions(source, digit) & !shared != 0 {
                         continue;
                     }
                     let lock = Lock {
@@ -45,7 +54,7 @@ pub(super) fn locked(grid: &Candidates, direct: bool, sink: &mut Sink<'_>) -> Co
                         digit,
                     };
                     if direct {
-                        lock.direct(grid, source_kind, target_kind, sink)?;
+                        lock.direct(grid, source_kind, sink)?;
                     } else {
                         let eliminations = lock.eliminations(grid);
                         if !eliminations.is_empty() {
@@ -57,31 +66,6 @@ pub(super) fn locked(grid: &Candidates, direct: bool, sink: &mut Sink<'_>) -> Co
         }
     }
     ControlFlow::Continue(())
-}
-
-/// Whether `unit` and `target` (a unit of kind `target_kind`) share a cell.
-fn crosses(grid: &Candidates, unit: usize, target_kind: usize, target: usize) -> bool {
-    let geometry = grid.geometry();
-    geometry
-        .unit(unit)
-        .iter()
-        .any(|&c| usize::from(geometry.units_of(c as usize)[target_kind]) == target)
-}
-
-/// Whether every cell of `unit` at `positions` (bit `i` for its `i`-th
-/// cell) lies in `target`, a unit of kind `target_kind`.
-fn inside(
-    grid: &Candidates,
-    unit: usize,
-    positions: u64,
-    target_kind: usize,
-    target: usize,
-) -> bool {
-    let geometry = grid.geometry();
-    let cells = geometry.unit(unit);
-    (0..cells.len())
-        .filter(|&i| positions >> i & 1 != 0)
-        .all(|i| usize::from(geometry.units_of(cells[i] as usize)[target_kind]) == target)
 }
 
 /// A digit of `source` confined to where it crosses `target`.
@@ -102,10 +86,11 @@ impl Lock {
 
     /// The digit's places in the target outside the source.
     fn eliminations(&self, grid: &Candidates) -> Vec<Candidate> {
-        let source_cells = grid.geometry().unit(self.source);
-        grid.cells_for(self.target, self.digit)
-            .filter(|&c| !source_cells.contains(&(c as u16)))
-            .map(|c| Candidate::new(c, self.digit))
+        let outside =
+            grid.positions(self.target, self.digit) & !grid.crossing(self.target, self.source);
+        let cells = grid.geometry().unit(self.target);
+        bits(outside)
+            .map(|i| Candidate::new(usize::from(cells[i]), self.digit))
             .collect()
     }
 
@@ -144,23 +129,20 @@ impl Lock {
         &self,
         grid: &Candidates,
         source_kind: usize,
-        target_kind: usize,
         sink: &mut Sink<'_>,
     ) -> ControlFlow<()> {
         let side = grid.side();
-        for other in source_kind * side..(source_kind + 1) * side {
-            if other == self.source || !crosses(grid, other, target_kind, self.target) {
+        for j in bits(grid.crossers(self.target, source_kind)) {
+            let other = source_kind * side + j;
+            if other == self.source {
                 continue;
             }
+            let shared = grid.crossing(other, self.target);
             let places = grid.positions(other, self.digit);
-            if places.count_ones() < 2 {
-                continue;
-            }
-            let mut left = grid
-                .cells_for(other, self.digit)
-                .filter(|&c| usize::from(grid.geometry().units_of(c)[target_kind]) != self.target);
-            if let (Some(cell), None) = (left.next(), left.next()) {
-                sink(self.direct_step(grid, cell, other))?;
+            let left = places & !shared;
+            if places.count_ones() >= 2 && left.count_ones() == 1 {
+                let cell = grid.geometry().unit(other)[left.trailing_zeros() as usize];
+                sink(self.direct_step(grid, usize::from(cell), other))?;
             }
         }
         ControlFlow::Continue(())

@@ -28,6 +28,7 @@ mod candidates;
 mod chains;
 mod coloring;
 mod fish;
+mod floor;
 mod forcing;
 mod intersections;
 mod pencil;

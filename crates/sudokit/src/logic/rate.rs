@@ -71,6 +71,8 @@ pub struct Rating {
 #[derive(Clone, Debug)]
 pub struct Solver {
     techniques: Vec<Technique>,
+    /// Steps harder than this are not taken ([`Solver::capped`]).
+    cap: Option<Difficulty>,
 }
 
 impl Solver {
@@ -78,7 +80,29 @@ impl Solver {
     pub fn new(set: TechniqueSet) -> Solver {
         Solver {
             techniques: set.techniques(),
+            cap: None,
         }
+    }
+
+    /// The same solver, stopping as if stuck when the next step would be
+    /// harder than `max`: a rating then reports `solved: false`. So a
+    /// capped rating is solved exactly when the uncapped one is solved with
+    /// ER ≤ `max`, and it is cheap for puzzles above `max` (the generator's
+    /// rating target rejects those early).
+    ///
+    /// The techniques from the first one whose
+    /// [least difficulty](Technique::least_difficulty) is above `max` on are
+    /// dropped: any step they find would be above it.
+    pub fn capped(mut self, max: Difficulty) -> Solver {
+        if let Some(end) = self
+            .techniques
+            .iter()
+            .position(|t| t.least_difficulty() > max)
+        {
+            self.techniques.truncate(end);
+        }
+        self.cap = Some(self.cap.map_or(max, |cap| cap.min(max)));
+        self
     }
 
     /// The techniques tried, in order.
@@ -86,7 +110,8 @@ impl Solver {
         &self.techniques
     }
 
-    /// The next step from `grid`, or `None` when no technique finds one.
+    /// The next step from `grid`, or `None` when no technique finds one (or,
+    /// for a [capped](Solver::capped) solver, when the step is above the cap).
     pub fn next_step(&self, grid: &Candidates) -> Option<Step> {
         self.next_step_within(grid, &Budget::unlimited())
     }
@@ -105,7 +130,7 @@ impl Solver {
                 break;
             }
         }
-        found
+        found.filter(|step| self.cap.is_none_or(|cap| step.difficulty <= cap))
     }
 
     /// The first step a person would take on `puzzle` (its hint).

@@ -3,7 +3,8 @@
 
 use std::ops::ControlFlow;
 
-use super::step::{cell_name, unit_name};
+use super::step::{push_cell_name, push_number, push_unit_name};
+use super::subsets::{digits_of, empty_count};
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 
 /// Units in the order Sudoku Explainer scans them: boxes, then columns,
@@ -16,67 +17,74 @@ pub(super) fn units_box_col_row(side: usize) -> impl Iterator<Item = usize> {
 /// and in rows and columns (1.5).
 pub(super) fn hidden(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
     let side = grid.side();
-    for alone in [true, false] {
-        for unit in units_box_col_row(side) {
-            let cells = grid.geometry().unit(unit);
-            let (empty, single) = single_place_digits(grid, cells);
-            if alone != (empty == 1) {
-                continue;
-            }
-            let mut digits = single;
-            while digits != 0 {
-                let digit = digits.trailing_zeros() as u8 + 1;
-                digits &= digits - 1;
-                let cell = cells
-                    .iter()
-                    .map(|&c| c as usize)
-                    .find(|&c| grid.has(c, digit))
-                    .expect("a digit with one place has that place");
-                sink(single_step(side, unit, cell, digit, alone))?;
-            }
+    // The units with a hidden single that is not a full house, for the
+    // second pass (bit `u % 64` of word `u / 64` for unit `u`).
+    let mut deferred = [0u64; 3];
+    for unit in units_box_col_row(side) {
+        let single = single_place_digits(grid.unit_positions(unit));
+        if single == 0 {
+            continue;
+        }
+        if empty_count(grid, unit) == 1 {
+            report(grid, unit, single, true, sink)?;
+        } else {
+            deferred[unit / 64] |= 1 << (unit % 64);
+        }
+    }
+    for unit in units_box_col_row(side) {
+        if deferred[unit / 64] >> (unit % 64) & 1 != 0 {
+            let single = single_place_digits(grid.unit_positions(unit));
+            report(grid, unit, single, false, sink)?;
         }
     }
     ControlFlow::Continue(())
 }
 
-/// The number of empty cells of a unit and the mask of the digits that have
-/// exactly one place in it: one pass over its cells, counting each digit's
-/// places up to two with two masks (seen once, seen twice or more).
-fn single_place_digits(grid: &Candidates, cells: &[u16]) -> (usize, u64) {
-    let (mut empty, mut once, mut twice) = (0, 0u64, 0u64);
-    for &c in cells {
-        let mask = grid.mask(c as usize);
-        empty += usize::from(grid.value(c as usize) == 0);
-        twice |= once & mask;
-        once |= mask;
+/// The digits (bit `d - 1` for digit `d`) with exactly one place, from a
+/// unit's positions of each digit ([`Candidates::unit_positions`]).
+fn single_place_digits(positions: &[u64]) -> u64 {
+    positions
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.count_ones() == 1)
+        .fold(0, |m, (d, _)| m | 1 << d)
+}
+
+/// Reports the singles of `unit` at the digits of `single` (full houses
+/// when `alone`).
+fn report(
+    grid: &Candidates,
+    unit: usize,
+    single: u64,
+    alone: bool,
+    sink: &mut Sink<'_>,
+) -> ControlFlow<()> {
+    let cells = grid.geometry().unit(unit);
+    for digit in digits_of(single) {
+        let position = grid.positions(unit, digit).trailing_zeros() as usize;
+        let cell = usize::from(cells[position]);
+        sink(single_step(grid.side(), unit, cell, digit, alone))?;
     }
-    (empty, once & !twice)
+    ControlFlow::Continue(())
 }
 
 /// The step placing `digit` in `cell`, the only place for it in `unit`: a
 /// full house when `alone` (the unit's last empty cell), else a hidden
 /// single.
 fn single_step(side: usize, unit: usize, cell: usize, digit: u8, alone: bool) -> Step {
-    let (name, tenths, reason) = if alone {
-        (
-            "Full House",
-            10,
-            format!(
-                "{} is the last empty cell of {}",
-                cell_name(side, cell),
-                unit_name(side, unit)
-            ),
-        )
+    let mut reason = String::with_capacity(48);
+    let (name, tenths) = if alone {
+        push_cell_name(&mut reason, side, cell);
+        reason.push_str(" is the last empty cell of ");
+        push_unit_name(&mut reason, side, unit);
+        ("Full House", 10)
     } else {
-        (
-            "Hidden Single",
-            if unit >= 2 * side { 12 } else { 15 },
-            format!(
-                "{digit} in {} can only go in {}",
-                unit_name(side, unit),
-                cell_name(side, cell)
-            ),
-        )
+        push_number(&mut reason, usize::from(digit));
+        reason.push_str(" in ");
+        push_unit_name(&mut reason, side, unit);
+        reason.push_str(" can only go in ");
+        push_cell_name(&mut reason, side, cell);
+        ("Hidden Single", if unit >= 2 * side { 12 } else { 15 })
     };
     Step {
         technique: Technique::HiddenSingle,
@@ -104,10 +112,13 @@ pub(super) fn naked(grid: &Candidates, sink: &mut Sink<'_>) -> ControlFlow<()> {
                 placements: vec![Candidate::new(cell, digit)],
                 eliminations: Vec::new(),
                 cells: vec![cell],
-                reason: format!(
-                    "{digit} is the only candidate left in {}",
-                    cell_name(side, cell)
-                ),
+                reason: {
+                    let mut reason = String::with_capacity(40);
+                    push_number(&mut reason, usize::from(digit));
+                    reason.push_str(" is the only candidate left in ");
+                    push_cell_name(&mut reason, side, cell);
+                    reason
+                },
                 side,
             })?;
         }

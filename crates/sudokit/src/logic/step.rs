@@ -127,14 +127,40 @@ impl fmt::Display for Step {
 
 /// A cell's name, `r3c5` (1-based row and column).
 pub fn cell_name(side: usize, cell: usize) -> String {
-    format!("r{}c{}", cell / side + 1, cell % side + 1)
+    let mut name = String::with_capacity(8);
+    push_cell_name(&mut name, side, cell);
+    name
 }
 
 /// A unit's name from its index in [`Geometry`](crate::grid::Geometry)
 /// order (rows, columns, boxes): `row 3`, `column 5`, `box 2`.
 pub fn unit_name(side: usize, unit: usize) -> String {
-    let kind = ["row", "column", "box"][unit / side];
-    format!("{kind} {}", unit % side + 1)
+    let mut name = String::with_capacity(10);
+    push_unit_name(&mut name, side, unit);
+    name
+}
+
+/// Appends [`cell_name`] to `out` (without the formatting machinery: steps
+/// are built by the thousand while rating, most of them never shown).
+pub(crate) fn push_cell_name(out: &mut String, side: usize, cell: usize) {
+    out.push('r');
+    push_number(out, cell / side + 1);
+    out.push('c');
+    push_number(out, cell % side + 1);
+}
+
+/// Appends [`unit_name`] to `out`.
+pub(crate) fn push_unit_name(out: &mut String, side: usize, unit: usize) {
+    out.push_str(["row ", "column ", "box "][unit / side]);
+    push_number(out, unit % side + 1);
+}
+
+/// Appends `n` in decimal to `out`.
+pub(crate) fn push_number(out: &mut String, n: usize) {
+    if n >= 10 {
+        push_number(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// Names of several cells: `r1c2, r1c5`.
@@ -163,6 +189,9 @@ mod tests {
     #[test]
     fn names_are_one_based() {
         assert_eq!(cell_name(9, 0), "r1c1");
+        assert_eq!(cell_name(16, 255), "r16c16");
+        assert_eq!(unit_name(64, 64 * 3 - 1), "box 64");
+        assert_eq!(unit_name(9, 8), "row 9");
         assert_eq!(cell_name(9, 80), "r9c9");
         assert_eq!(unit_name(9, 9 + 4), "column 5");
         assert_eq!(unit_name(6, 14), "box 3");

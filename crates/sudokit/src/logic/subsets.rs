@@ -9,6 +9,7 @@
 
 use std::ops::ControlFlow;
 
+use super::candidates::bits;
 use super::singles::units_box_col_row;
 use super::step::{cell_list, cell_name, unit_name};
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
@@ -30,6 +31,31 @@ pub(super) fn combinations(k: usize, n: usize) -> impl Iterator<Item = u64> {
     })
     .take_while(move |&x| x < end)
     .map(|x| x as u64)
+}
+
+/// The `k`-element subsets of the bits of `set`, in colex order: the
+/// `k`-subsets of its bits' ranks (see [`combinations`]) spread onto the
+/// bits, which keeps the order.
+pub(super) fn subsets_of(set: u64, k: usize) -> impl Iterator<Item = u64> {
+    let mut bit_of = [0u8; 64];
+    for (rank, bit) in bits(set).enumerate() {
+        bit_of[rank] = bit as u8;
+    }
+    combinations(k, set.count_ones() as usize)
+        .map(move |ranks| bits(ranks).fold(0, |m, rank| m | 1 << bit_of[rank]))
+}
+
+/// Whether `mask` has two to `most` bits set (without a population count,
+/// which the baseline x86-64 lacks and emulates slowly).
+pub(super) fn two_to(mask: u64, most: usize) -> bool {
+    let mut rest = mask & mask.wrapping_sub(1);
+    if rest == 0 {
+        return false;
+    }
+    for _ in 1..most {
+        rest &= rest.wrapping_sub(1);
+    }
+    rest == 0
 }
 
 /// Number of empty cells of `unit`.
@@ -82,7 +108,11 @@ pub(super) fn naked(grid: &Candidates, size: usize, sink: &mut Sink<'_>) -> Cont
             continue;
         }
         let cells = grid.geometry().unit(unit);
-        for combo in combinations(size, side) {
+        // A naked set's cells have two to `size` candidates each.
+        let eligible = (0..side)
+            .filter(|&i| two_to(grid.mask(usize::from(cells[i])), size))
+            .fold(0u64, |m, i| m | 1 << i);
+        for combo in subsets_of(eligible, size) {
             let Some(digits) = naked_union(grid, cells, combo, size) else {
                 continue;
             };
@@ -179,16 +209,16 @@ fn hidden_sets(
         if empty <= if direct { size } else { 2 * size } {
             continue;
         }
-        let places = digit_places(grid, unit);
+        let places = grid.unit_positions(unit);
         // A digit of a hidden set has two to `size` places in the unit.
         let eligible = (0..side)
-            .filter(|&i| (2..=size as u32).contains(&places[i].count_ones()))
+            .filter(|&i| two_to(places[i], size))
             .fold(0u64, |m, i| m | 1 << i);
         if (eligible.count_ones() as usize) < size {
             continue;
         }
-        for combo in combinations(size, side).filter(|&c| c & !eligible == 0) {
-            let Some(set_cells) = hidden_union(&places, combo, size) else {
+        for combo in subsets_of(eligible, size) {
+            let Some(set_cells) = hidden_union(places, combo, size) else {
                 continue;
             };
             let found = HiddenSet {
@@ -198,7 +228,7 @@ fn hidden_sets(
                 size,
             };
             if direct {
-                let Some(single) = hidden_single_left(&places, combo, set_cells) else {
+                let Some(single) = hidden_single_left(places, combo, set_cells) else {
                     continue;
                 };
                 sink(found.direct_step(grid, single))?;
@@ -213,20 +243,9 @@ fn hidden_sets(
     ControlFlow::Continue(())
 }
 
-/// For each digit (index `d - 1`), its places in `unit` as a position mask.
-fn digit_places(grid: &Candidates, unit: usize) -> [u64; 64] {
-    let mut places = [0u64; 64];
-    for (i, &cell) in grid.geometry().unit(unit).iter().enumerate() {
-        for digit in digits_of(grid.mask(cell as usize)) {
-            places[usize::from(digit) - 1] |= 1 << i;
-        }
-    }
-    places
-}
-
 /// The union of the places of the digits of `combo`, if each digit has at
 /// least two places and the union is exactly `size` positions.
-fn hidden_union(places: &[u64; 64], combo: u64, size: usize) -> Option<u64> {
+fn hidden_union(places: &[u64], combo: u64, size: usize) -> Option<u64> {
     let mut union = 0;
     for digit in digits_of(combo) {
         let p = places[usize::from(digit) - 1];
@@ -240,7 +259,7 @@ fn hidden_union(places: &[u64; 64], combo: u64, size: usize) -> Option<u64> {
 
 /// The first digit outside the set that has several places in the unit but
 /// only one outside the set's cells: that digit and its position.
-fn hidden_single_left(places: &[u64; 64], digits: u64, set_cells: u64) -> Option<(u8, usize)> {
+fn hidden_single_left(places: &[u64], digits: u64, set_cells: u64) -> Option<(u8, usize)> {
     (0..places.len())
         .filter(|&i| digits >> i & 1 == 0 && places[i].count_ones() > 1)
         .find(|&i| (places[i] & !set_cells).count_ones() == 1)
@@ -367,6 +386,20 @@ mod tests {
             .iter()
             .flat_map(|&c| digits.clone().map(move |d| (c, d)))
             .collect()
+    }
+
+    #[test]
+    fn two_to_counts_bits() {
+        assert!(!two_to(0, 3) && !two_to(0b100, 3));
+        assert!(two_to(0b101, 2) && two_to(0b1101, 3) && !two_to(0b1101, 2));
+        assert!(two_to(u64::MAX, 64) && !two_to(u64::MAX, 63));
+    }
+
+    #[test]
+    fn subsets_of_keep_colex_order() {
+        let got: Vec<u64> = subsets_of(0b1_0110, 2).collect();
+        assert_eq!(got, [0b0110, 0b1_0010, 0b1_0100]);
+        assert_eq!(subsets_of(0b111, 4).count(), 0);
     }
 
     #[test]

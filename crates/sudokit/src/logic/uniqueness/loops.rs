@@ -183,6 +183,8 @@ struct LoopSearch<'a> {
     pair: u64,
     /// The cells of the path being extended, the start first.
     path: Vec<usize>,
+    /// The same cells as a set (bit `c % 64` of word `c / 64` for cell `c`).
+    on_path: Vec<u64>,
     /// The units of the path's cells at even and at odd places. A valid
     /// loop visits a unit at most once from each, so paths that would not
     /// are not extended (what SE's final check would reject anyway).
@@ -204,15 +206,22 @@ impl LoopSearch<'_> {
         let units = grid.geometry().units_of(cell);
         self.visited[self.path.len() % 2].insert_all(units);
         self.path.push(cell);
+        self.on_path[cell / 64] |= 1 << (cell % 64);
+        let [low, high] = [self.pair.trailing_zeros(), 63 - self.pair.leading_zeros()];
         for kind in BOX_ROW_COLUMN {
             if came_by == Some(kind) {
                 continue;
             }
-            for &next in grid.geometry().unit(units[kind] as usize) {
-                let next = next as usize;
+            let unit = units[kind] as usize;
+            let cells = grid.geometry().unit(unit);
+            // The cells of the unit holding both loop digits, in unit order
+            // (the start among them): no other cell can join or close.
+            let both = grid.positions(unit, low as u8 + 1) & grid.positions(unit, high as u8 + 1);
+            for i in bits(both) {
+                let next = usize::from(cells[i]);
                 if next == self.path[0] && self.path.len() >= 4 {
                     self.close_loop();
-                } else if !self.path.contains(&next) && grid.mask(next) & self.pair == self.pair {
+                } else if self.on_path[next / 64] >> (next % 64) & 1 == 0 {
                     let mask = grid.mask(next);
                     extras |= mask & !self.pair;
                     let wide = mask.count_ones() > 2;
@@ -224,6 +233,7 @@ impl LoopSearch<'_> {
                 }
             }
         }
+        self.on_path[cell / 64] &= !(1 << (cell % 64));
         self.path.pop();
         self.visited[self.path.len() % 2].remove_all(units);
     }
@@ -488,6 +498,16 @@ impl UnitSet {
     }
 }
 
+/// The number of cells holding both digits of `pair` (a two-digit mask).
+fn cells_holding(grid: &Candidates, pair: u64) -> u32 {
+    let [low, high] = [pair.trailing_zeros(), 63 - pair.leading_zeros()];
+    (0..grid.side())
+        .map(|row| {
+            (grid.positions(row, low as u8 + 1) & grid.positions(row, high as u8 + 1)).count_ones()
+        })
+        .sum()
+}
+
 /// Unique rectangles and loops, types 1 to 4, as SE's UniqueLoops: loops
 /// are searched from every bivalue cell (row-major) on its two digits, every
 /// hint of every loop collected (SE's equal hints once), then reported by
@@ -497,11 +517,13 @@ pub(in crate::logic) fn loops(grid: &Candidates, sink: &mut Sink<'_>) -> Control
         grid,
         pair: 0,
         path: Vec::new(),
+        on_path: vec![0; grid.cell_count().div_ceil(64)],
         visited: [UnitSet::default(); 2],
         hints: Vec::new(),
     };
     for cell in grid.empty_cells() {
-        if grid.count(cell) == 2 {
+        // A loop has four cells or more, all holding both its digits.
+        if grid.count(cell) == 2 && cells_holding(grid, grid.mask(cell)) >= 4 {
             search.pair = grid.mask(cell);
             search.extend(cell, 2, 0, None);
         }
