@@ -33,6 +33,10 @@ pub struct ExplainArgs {
     pub timeout: TimeoutArgs,
     #[command(flatten)]
     pub techniques: TechniqueArgs,
+    /// Print the pencil marks before each step: the grid it applies to,
+    /// each empty cell with the digits still possible (text output).
+    #[arg(long)]
+    pub pretty: bool,
 }
 
 /// A step as a record field: its technique, pattern name, difficulty,
@@ -78,13 +82,14 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
     };
     let solver = Solver::new(args.techniques.set(TechniqueSet::Human));
     let format = args.output.format;
+    let pencil = args.pretty && format == OutputFormat::Text;
     each_line(
         &reading,
         |puzzle| {
             let mut steps = Vec::new();
             solver
-                .walk(puzzle, &args.timeout.budget(), |_, step| {
-                    steps.push(step.clone())
+                .walk(puzzle, &args.timeout.budget(), |grid, step| {
+                    steps.push((pencil.then(|| grid.to_string()), step.clone()))
                 })
                 .map(|end| (steps, end))
         },
@@ -138,20 +143,25 @@ fn write_record(format: OutputFormat, record: &Record<'_>, out: &mut Vec<u8>) {
 }
 
 /// Writes the steps of a puzzle and where they lead: numbered lines
-/// `3. [2.6] Pointing: … => r1c2<>4` then `solved: <grid>` (or `stuck:`
-/// with the grid reached) as text; one record with the `steps` list,
-/// the `grid` and ER/EP/ED otherwise.
+/// `3. [2.6] Pointing: … => r1c2<>4` (each after its pencil marks with
+/// `--pretty`) then `solved: <grid>` (or `stuck:` with the grid reached)
+/// as text; one record with the `steps` list, the `grid` and ER/EP/ED
+/// otherwise.
 fn write_path(
     format: OutputFormat,
     mut record: Record<'_>,
-    steps: &[Step],
+    steps: &[(Option<String>, Step)],
     end: &Candidates,
     out: &mut Vec<u8>,
 ) {
     let grid = end.to_puzzle().to_string();
     let status = if end.is_solved() { "solved" } else { "stuck" };
     if format == OutputFormat::Text {
-        for (index, step) in steps.iter().enumerate() {
+        for (index, (marks, step)) in steps.iter().enumerate() {
+            if let Some(marks) = marks {
+                out.push(b'\n');
+                out.extend_from_slice(marks.as_bytes());
+            }
             push_id(out, record.id);
             let line = format!("{}. [{}] {step}\n", index + 1, step.difficulty);
             out.extend_from_slice(line.as_bytes());
@@ -160,10 +170,17 @@ fn write_path(
         out.extend_from_slice(format!("{status}: {grid}\n").as_bytes());
         return;
     }
-    let hardest = steps.iter().map(|s| s.difficulty).max().unwrap_or_default();
+    let hardest = steps
+        .iter()
+        .map(|(_, s)| s.difficulty)
+        .max()
+        .unwrap_or_default();
     record.status = status;
     record.fields = vec![
-        ("steps", Value::Array(steps.iter().map(step_json).collect())),
+        (
+            "steps",
+            Value::Array(steps.iter().map(|(_, s)| step_json(s)).collect()),
+        ),
         ("grid", Value::String(grid)),
         ("hardest", json!(hardest.as_f64())),
     ];

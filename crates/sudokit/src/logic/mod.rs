@@ -31,6 +31,7 @@ mod fish;
 mod floor;
 mod forcing;
 mod intersections;
+mod pencil;
 mod puzzle;
 mod rate;
 mod single_digit;
