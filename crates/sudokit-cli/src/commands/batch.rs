@@ -1,5 +1,5 @@
 //! The loop of the commands that take the logic engine through each puzzle
-//! line (`hint`, `explain`): lines are read in batches, each batch is
+//! line (`rate`, `hint`, `explain`): lines are read in batches, each batch is
 //! worked on every core (`--threads`), and the answers print in input
 //! order, a batch at a time.
 
@@ -56,6 +56,8 @@ pub struct Reading<'a> {
     pub lines: &'a LineArgs,
     /// `--threads`.
     pub threads: &'a ThreadArgs,
+    /// Printed once the input is open, before any answer (a CSV header).
+    pub header: &'a [u8],
 }
 
 /// Reads every puzzle line of the input, runs `work` on each valid puzzle
@@ -73,6 +75,7 @@ pub fn each_line<T: Send>(
     let sources = reading.input.open(&spec)?;
     let several = sources.len() > 1;
     let mut stdout = io::stdout().lock();
+    stdout.write_all(reading.header)?;
     let (mut number, mut failed) = (0u64, false);
     let mut batch = Vec::with_capacity(BATCH_LINES);
     let mut flush = |batch: &mut Vec<Line>, failed: &mut bool| -> io::Result<()> {

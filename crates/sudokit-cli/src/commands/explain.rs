@@ -79,6 +79,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         format: &args.format,
         lines: &args.lines,
         threads: &args.threads,
+        header: &[],
     };
     let solver = Solver::new(args.techniques.set(TechniqueSet::Human));
     let format = args.output.format;

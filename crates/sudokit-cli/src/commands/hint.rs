@@ -39,6 +39,7 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
         format: &args.format,
         lines: &args.lines,
         threads: &args.threads,
+        header: &[],
     };
     let solver = Solver::new(args.techniques.set(TechniqueSet::Human));
     let format = args.output.format;
