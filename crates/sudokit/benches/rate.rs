@@ -174,11 +174,13 @@ fn main() {
             })
             .collect();
         println!(
-            "{name:<8} {:>5}  {}  {}  {}  {ours:>12.1} {theirs:>12.2} {:>7.0}x{}",
+            "{name:<8} {:>5}  {}  {}  {}  {:>12} {:>12} {:>7.0}x{}",
             b.count,
             cols[0],
             cols[1],
             cols[2],
+            per_second(ours),
+            per_second(theirs),
             ours / theirs,
             if b.unrated > 0 {
                 format!("  ({} unrated)", b.unrated)
@@ -188,6 +190,17 @@ fn main() {
         );
     }
     println!("disagreements: {mismatch_path}");
+}
+
+/// A rate with about three significant digits (`11158`, `32.9`,
+/// `0.0412`): the bands' rates span six orders of magnitude.
+fn per_second(rate: f64) -> String {
+    match rate {
+        r if r >= 100.0 => format!("{r:.0}"),
+        r if r >= 10.0 => format!("{r:.1}"),
+        r if r >= 1.0 => format!("{r:.2}"),
+        r => format!("{r:.4}"),
+    }
 }
 
 /// The sum of every band.
