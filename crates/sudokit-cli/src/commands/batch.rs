@@ -11,8 +11,8 @@ use sudokit::grid::Shape;
 use sudokit::Puzzle;
 
 use super::input::{locate, InputArgs, PuzzleLines};
-use super::output::Record;
-use super::{FormatArgs, LineArgs, ThreadArgs};
+use super::output::{OutputArgs, Record};
+use super::{FormatArgs, LineArgs, TechniqueArgs, ThreadArgs};
 
 /// Lines worked on together before their answers print.
 const BATCH_LINES: usize = 256;
@@ -45,28 +45,34 @@ impl Line {
     }
 }
 
-/// Where the puzzles come from and how the work is spread: the flags every
-/// command run through [`each_line`] shares.
-pub struct Reading<'a> {
-    /// The operands.
-    pub input: &'a InputArgs,
-    /// `--box`, `--symbols`.
-    pub format: &'a FormatArgs,
-    /// `--max-line`.
-    pub lines: &'a LineArgs,
-    /// `--threads`.
-    pub threads: &'a ThreadArgs,
-    /// Printed once the input is open, before any answer (a CSV header).
-    pub header: &'a [u8],
+/// The options every command run through [`each_line`] shares: where the
+/// puzzles come from, how the work is spread, how answers print and which
+/// techniques the engine uses.
+#[derive(clap::Args, Debug)]
+pub struct BatchArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub format: FormatArgs,
+    #[command(flatten)]
+    pub threads: ThreadArgs,
+    #[command(flatten)]
+    pub lines: LineArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub techniques: TechniqueArgs,
 }
 
 /// Reads every puzzle line of the input, runs `work` on each valid puzzle
 /// (a batch at a time, on every core) and prints what `answer` writes for
 /// each line, in input order. `answer` gets the line and `work`'s result,
 /// or where and why the line is invalid, and says whether the line failed.
-/// Exits with 1 when any line failed.
+/// `header` prints once the input is open, before any answer (a CSV
+/// header). Exits with 1 when any line failed.
 pub fn each_line<T: Send>(
-    reading: &Reading<'_>,
+    reading: &BatchArgs,
+    header: &[u8],
     work: impl Fn(&Puzzle) -> T + Sync,
     mut answer: impl FnMut(&Line, Result<T, &str>, &mut Vec<u8>) -> bool,
 ) -> anyhow::Result<ExitCode> {
@@ -75,7 +81,7 @@ pub fn each_line<T: Send>(
     let sources = reading.input.open(&spec)?;
     let several = sources.len() > 1;
     let mut stdout = io::stdout().lock();
-    stdout.write_all(reading.header)?;
+    stdout.write_all(header)?;
     let (mut number, mut failed) = (0u64, false);
     let mut batch = Vec::with_capacity(BATCH_LINES);
     let mut flush = |batch: &mut Vec<Line>, failed: &mut bool| -> io::Result<()> {

@@ -9,30 +9,17 @@ use serde_json::{json, Value};
 use sudokit::logic::{Candidates, LogicError, Solver, Step, TechniqueSet};
 use sudokit::solver::Status;
 
-use super::batch::{each_line, Reading};
-use super::input::InputArgs;
-use super::output::{escape_controls, push_id, OutputArgs, OutputFormat, Record};
-use super::{
-    status_word, FormatArgs, LineArgs, TechniqueArgs, ThreadArgs, TimeoutArgs, TIMEOUT_TEXT,
-};
+use super::batch::{each_line, BatchArgs};
+use super::output::{escape_controls, push_id, OutputFormat, Record};
+use super::{status_word, TimeoutArgs, TIMEOUT_TEXT};
 
 /// Options of `sudokit explain`.
 #[derive(clap::Args, Debug)]
 pub struct ExplainArgs {
     #[command(flatten)]
-    pub input: InputArgs,
-    #[command(flatten)]
-    pub format: FormatArgs,
-    #[command(flatten)]
-    pub threads: ThreadArgs,
-    #[command(flatten)]
-    pub lines: LineArgs,
-    #[command(flatten)]
-    pub output: OutputArgs,
+    pub batch: BatchArgs,
     #[command(flatten)]
     pub timeout: TimeoutArgs,
-    #[command(flatten)]
-    pub techniques: TechniqueArgs,
     /// Print the pencil marks before each step: the grid it applies to,
     /// each empty cell with the digits still possible (text output).
     #[arg(long)]
@@ -74,18 +61,12 @@ pub fn refusal(error: &LogicError) -> (&'static str, String) {
 
 /// Runs `sudokit explain`.
 pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
-    let reading = Reading {
-        input: &args.input,
-        format: &args.format,
-        lines: &args.lines,
-        threads: &args.threads,
-        header: &[],
-    };
-    let solver = Solver::new(args.techniques.set(TechniqueSet::Human));
-    let format = args.output.format;
+    let solver = Solver::new(args.batch.techniques.set(TechniqueSet::Human));
+    let format = args.batch.output.format;
     let pencil = args.pretty && format == OutputFormat::Text;
     each_line(
-        &reading,
+        &args.batch,
+        &[],
         |puzzle| {
             let mut steps = Vec::new();
             solver

@@ -6,27 +6,15 @@ use std::process::ExitCode;
 
 use sudokit::logic::{Solver, TechniqueSet};
 
-use super::batch::{each_line, Reading};
+use super::batch::{each_line, BatchArgs};
 use super::explain::{refusal, step_json};
-use super::input::InputArgs;
-use super::output::{escape_controls, push_id, OutputArgs, OutputFormat};
-use super::{FormatArgs, LineArgs, TechniqueArgs, ThreadArgs};
+use super::output::{escape_controls, push_id, OutputFormat};
 
 /// Options of `sudokit hint`.
 #[derive(clap::Args, Debug)]
 pub struct HintArgs {
     #[command(flatten)]
-    pub input: InputArgs,
-    #[command(flatten)]
-    pub format: FormatArgs,
-    #[command(flatten)]
-    pub threads: ThreadArgs,
-    #[command(flatten)]
-    pub lines: LineArgs,
-    #[command(flatten)]
-    pub output: OutputArgs,
-    #[command(flatten)]
-    pub techniques: TechniqueArgs,
+    pub batch: BatchArgs,
 }
 
 /// What `hint` says when no technique applies (or the grid is full).
@@ -34,17 +22,11 @@ const NO_HINT: &str = "No step found";
 
 /// Runs `sudokit hint`.
 pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
-    let reading = Reading {
-        input: &args.input,
-        format: &args.format,
-        lines: &args.lines,
-        threads: &args.threads,
-        header: &[],
-    };
-    let solver = Solver::new(args.techniques.set(TechniqueSet::Human));
-    let format = args.output.format;
+    let solver = Solver::new(args.batch.techniques.set(TechniqueSet::Human));
+    let format = args.batch.output.format;
     each_line(
-        &reading,
+        &args.batch,
+        &[],
         |puzzle| solver.hint(puzzle),
         |line, hint, out| {
             let mut record = line.record();

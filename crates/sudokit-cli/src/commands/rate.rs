@@ -9,14 +9,9 @@ use serde_json::Value;
 use sudokit::logic::{LogicError, Rating, Solver, TechniqueSet};
 use sudokit::solver::Status;
 
-use super::batch::{each_line, Line, Reading};
-use super::input::InputArgs;
-use super::output::{
-    csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat,
-};
-use super::{
-    status_word, FormatArgs, LineArgs, TechniqueArgs, ThreadArgs, TimeoutArgs, TIMEOUT_TEXT,
-};
+use super::batch::{each_line, BatchArgs, Line};
+use super::output::{csv_columns, escape_controls, push_id, write_csv_header, OutputFormat};
+use super::{status_word, TimeoutArgs, TIMEOUT_TEXT};
 
 /// The command's own fields, after the common ones.
 const FIELDS: [&str; 6] = ["er", "ep", "ed", "hardest", "steps", "solved"];
@@ -28,39 +23,23 @@ const RATED: &str = "rated";
 #[derive(clap::Args, Debug)]
 pub struct RateArgs {
     #[command(flatten)]
-    pub input: InputArgs,
-    #[command(flatten)]
-    pub format: FormatArgs,
-    #[command(flatten)]
-    pub threads: ThreadArgs,
-    #[command(flatten)]
-    pub lines: LineArgs,
-    #[command(flatten)]
-    pub output: OutputArgs,
+    pub batch: BatchArgs,
     #[command(flatten)]
     pub timeout: TimeoutArgs,
-    #[command(flatten)]
-    pub techniques: TechniqueArgs,
 }
 
 /// Runs `sudokit rate`.
 pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
-    let solver = Solver::new(args.techniques.set(TechniqueSet::Explainer));
+    let solver = Solver::new(args.batch.techniques.set(TechniqueSet::Explainer));
     let columns = csv_columns(&FIELDS);
-    let format = args.output.format;
+    let format = args.batch.output.format;
     let mut header = Vec::new();
     if format == OutputFormat::Csv {
         write_csv_header(&columns, &mut header);
     }
-    let reading = Reading {
-        input: &args.input,
-        format: &args.format,
-        lines: &args.lines,
-        threads: &args.threads,
-        header: &header,
-    };
     each_line(
-        &reading,
+        &args.batch,
+        &header,
         |puzzle| solver.rate_within(puzzle, &args.timeout.budget()),
         |line, rating, out| answer(line, rating, format, &columns, out),
     )
