@@ -28,6 +28,24 @@ struct Links {
 }
 
 impl Links {
+    /// SE's base difficulty of a cycle over these links.
+    fn cycle_base(self) -> f64 {
+        if self.x && self.y {
+            7.0
+        } else {
+            6.5
+        }
+    }
+
+    /// SE's base difficulty of a forcing chain over these links.
+    fn forcing_base(self) -> f64 {
+        if self.x && self.y {
+            7.0
+        } else {
+            6.6
+        }
+    }
+
     /// SE's rank of the kind in its sort: X 2, Y 3, both 4.
     fn sort_key(self) -> u8 {
         match (self.x, self.y) {
@@ -73,6 +91,15 @@ struct Hint {
 }
 
 impl Hint {
+    /// Where the hint comes in SE's sort.
+    fn rank(&self) -> Rank {
+        Rank {
+            difficulty: self.difficulty,
+            complexity: self.complexity,
+            key: self.key,
+        }
+    }
+
     /// The step reported for the hint.
     fn step(self, side: usize) -> Step {
         let cells: Vec<usize> = if self.cycle {
@@ -130,6 +157,10 @@ struct Search<'g> {
     /// Scratch: candidates seen by a cycle's "on" (bit 1) and "off" (bit
     /// 2) nodes.
     sides: Vec<(Candidate, u8)>,
+    /// Whether only the first hint in SE's order is kept.
+    best_only: bool,
+    /// With `best_only`, the rank of the best hint found so far.
+    best: Option<Rank>,
 }
 
 /// SE's "Forcing Chains & Cycles": X-cycles, Y-cycles, XY-cycles and
@@ -140,7 +171,14 @@ pub(super) fn cycles_and_chains(
     budget: &Budget,
     sink: &mut Sink<'_>,
 ) -> ControlFlow<()> {
-    for hint in sorted_hints(grid, budget) {
+    // The first hint (the one SE applies) comes from a search that drops
+    // every branch unable to beat the best so far; the rest, wanted only
+    // when the sink goes on, from the full search.
+    let Some(best) = collect(grid, budget, true).pop() else {
+        return ControlFlow::Continue(());
+    };
+    sink(best.step(grid.side()))?;
+    for hint in sorted_hints(grid, budget).into_iter().skip(1) {
         sink(hint.step(grid.side()))?;
     }
     ControlFlow::Continue(())
@@ -178,13 +216,28 @@ pub(super) fn nested_hints(grid: &Candidates, initial: &[u64], budget: &Budget) 
 
 /// Every hint of the producer, sorted as SE sorts them, each removal once.
 fn sorted_hints(grid: &Candidates, budget: &Budget) -> Vec<Hint> {
-    let mut search = Search::new(grid);
+    let mut hints = collect(grid, budget, false);
+    hints.sort_by(|a, b| a.rank().cmp(&b.rank()));
+    let mut reported = std::collections::HashSet::new();
+    hints.retain(|h| reported.insert(h.removable.clone()));
+    hints
+}
+
+/// The producer's hints in SE's order of search, or with `best_only` the
+/// one SE applies alone (the first of the sorted hints): then every search
+/// stops at the depth where no chain it could still find would come first.
+fn collect(grid: &Candidates, budget: &Budget, best_only: bool) -> Vec<Hint> {
+    let mut search = Search::new(grid, best_only);
     let mut hints = Vec::new();
     for links in [
         Links { y: false, x: true },
         Links { y: true, x: false },
         Links { y: true, x: true },
     ] {
+        // No chain is shorter than four candidates.
+        if search.hopeless(links.cycle_base().min(links.forcing_base()), 4, links) {
+            continue;
+        }
         for cell in grid.empty_cells().filter(|&c| grid.count(c) > 1) {
             if budget.is_spent() {
                 break;
@@ -196,15 +249,25 @@ fn sorted_hints(grid: &Candidates, budget: &Budget) -> Vec<Hint> {
             }
         }
     }
-    hints.sort_by(|a, b| {
-        a.difficulty
-            .total_cmp(&b.difficulty)
-            .then(a.complexity.cmp(&b.complexity))
-            .then(a.key.cmp(&b.key))
-    });
-    let mut reported = std::collections::HashSet::new();
-    hints.retain(|h| reported.insert(h.removable.clone()));
     hints
+}
+
+/// Where a hint comes in SE's sort: difficulty, then complexity, then
+/// kind (the search order decides among equals).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Rank {
+    difficulty: f64,
+    complexity: usize,
+    key: u8,
+}
+
+impl Rank {
+    fn cmp(&self, other: &Rank) -> std::cmp::Ordering {
+        self.difficulty
+            .total_cmp(&other.difficulty)
+            .then(self.complexity.cmp(&other.complexity))
+            .then(self.key.cmp(&other.key))
+    }
 }
 
 /// Why a link holds, as SE records it: inside the cell, or inside a unit.
@@ -416,7 +479,7 @@ fn node_name(side: usize, node: &Node) -> String {
 
 impl<'g> Search<'g> {
     /// A search over `grid`.
-    fn new(grid: &'g Candidates) -> Search<'g> {
+    fn new(grid: &'g Candidates, best_only: bool) -> Search<'g> {
         let size = grid.cell_count() * grid.side() * 2;
         Search {
             grid,
@@ -428,6 +491,32 @@ impl<'g> Search<'g> {
             expansion: 0,
             adjacency: Adjacency::new(grid),
             sides: Vec::new(),
+            best_only,
+            best: None,
+        }
+    }
+
+    /// Whether no chain of at least `complexity` candidates over `links`
+    /// with base difficulty `base` can come before the best hint kept
+    /// (always false unless only the best is kept). The search order puts
+    /// a later hint after an equal one.
+    fn hopeless(&self, base: f64, complexity: usize, links: Links) -> bool {
+        let rank = Rank {
+            difficulty: base + length_added(complexity),
+            complexity,
+            key: links.sort_key(),
+        };
+        self.best.is_some_and(|best| rank.cmp(&best).is_ge())
+    }
+
+    /// Keeps `hint`: all of them, or with `best_only` the best so far.
+    fn keep(&mut self, hint: Hint, hints: &mut Vec<Hint>) {
+        if !self.best_only {
+            hints.push(hint);
+        } else if self.best.is_none_or(|best| hint.rank().cmp(&best).is_lt()) {
+            self.best = Some(hint.rank());
+            hints.clear();
+            hints.push(hint);
         }
     }
 
@@ -514,7 +603,7 @@ impl<'g> Search<'g> {
         let start = self.push(cell as u16, digit, true, ROOT);
         for end in self.cycles(start, links) {
             if let Some(hint) = self.cycle_hint(end, links) {
-                hints.push(hint);
+                self.keep(hint, hints);
             }
         }
         if links.x {
@@ -527,7 +616,7 @@ impl<'g> Search<'g> {
             self.forcing(start, links, &mut targets);
             for target in targets {
                 if let Some(hint) = self.forcing_hint(target, links) {
-                    hints.push(hint);
+                    self.keep(hint, hints);
                 }
             }
         }
@@ -551,6 +640,10 @@ impl<'g> Search<'g> {
         let mut length = 0;
         while !pending_on.is_empty() {
             length += 2;
+            // A cycle closed in this round has `length` distinct candidates.
+            if self.hopeless(links.cycle_base(), length, links) {
+                break;
+            }
             let mut pending_off = Vec::new();
             for p in std::mem::take(&mut pending_on) {
                 let n = self.nodes[p as usize];
@@ -599,7 +692,16 @@ impl<'g> Search<'g> {
             x: true,
         };
         let mut out = Vec::new();
+        // The depth of the pending nodes (the start's is 0); a target found
+        // from a node at depth d ends a chain of d + 2 candidates.
+        let (mut depth_on, mut depth_off) = (0, 0);
         while !pending_on.is_empty() || !pending_off.is_empty() {
+            if !pending_on.is_empty() {
+                if self.hopeless(links.forcing_base(), depth_on + 2, links) {
+                    break;
+                }
+                depth_off = depth_on + 1;
+            }
             for p in std::mem::take(&mut pending_on) {
                 let n = self.nodes[p as usize];
                 self.on_to_off(n.cell as usize, n.digit, links.y, &mut out);
@@ -620,6 +722,12 @@ impl<'g> Search<'g> {
                         }
                     }
                 }
+            }
+            if !pending_off.is_empty() {
+                if self.hopeless(links.forcing_base(), depth_off + 2, links) {
+                    break;
+                }
+                depth_on = depth_off + 1;
             }
             for p in std::mem::take(&mut pending_off) {
                 let n = self.nodes[p as usize];
@@ -722,8 +830,10 @@ impl<'g> Search<'g> {
         }
         removable.sort_unstable();
         let complexity = self.complexity(&path);
-        let base = if links.x && links.y { 7.0 } else { 6.5 };
-        let difficulty = base + length_added(complexity);
+        // Every candidate of a cycle is distinct but the closing one (the
+        // best-only search prunes on it).
+        debug_assert_eq!(complexity, path.len() - 1);
+        let difficulty = links.cycle_base() + length_added(complexity);
         let name = match (links.x, links.y) {
             (true, true) => "Bidirectional Cycle",
             (false, true) => "Bidirectional Y-Cycle",
@@ -764,8 +874,8 @@ impl<'g> Search<'g> {
         }
         let path = self.path(target);
         let complexity = self.complexity(&path);
-        let base = if links.x && links.y { 7.0 } else { 6.6 };
-        let difficulty = base + length_added(complexity);
+        debug_assert_eq!(complexity, path.len());
+        let difficulty = links.forcing_base() + length_added(complexity);
         let name = match (links.x, links.y) {
             (true, true) => "Forcing Chain",
             (false, true) => "Forcing Y-Chain",
@@ -875,6 +985,49 @@ mod tests {
             assert_eq!(step.difficulty, Difficulty(tenths), "{puzzle}: {step}");
             assert_eq!(step.outcome().replace(',', ""), effects, "{puzzle}: {step}");
         }
+    }
+
+    /// The best-only search, which stops each chain search where it can
+    /// no longer come first, reports the first of the full sorted search
+    /// on every grid where SE reaches this producer, along the rating
+    /// walks of the SE sample's puzzles rated 6.5 to 9.4.
+    #[test]
+    fn best_only_search_finds_the_first_sorted_hint() {
+        use crate::logic::{Solver, TechniqueSet};
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/se_sample.tsv");
+        let sample = std::fs::read_to_string(path).expect("the SE sample ships with the crate");
+        let puzzles: Vec<Puzzle> = sample
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .filter_map(|l| {
+                let fields: Vec<&str> = l.split('\t').collect();
+                let er: f64 = fields[1].parse().ok()?;
+                (6.5..9.45)
+                    .contains(&er)
+                    .then(|| fields[0].parse().unwrap())
+            })
+            .step_by(3)
+            .collect();
+        assert!(puzzles.len() > 40, "{} puzzles", puzzles.len());
+        let solver = Solver::new(TechniqueSet::Explainer);
+        let mut compared = 0;
+        for puzzle in &puzzles {
+            let _ = solver.walk(puzzle, &Budget::unlimited(), |grid, step| {
+                if step.difficulty < Difficulty(65) {
+                    return;
+                }
+                let side = grid.side();
+                let best = collect(grid, &Budget::unlimited(), true).pop();
+                let first = sorted_hints(grid, &Budget::unlimited()).into_iter().next();
+                assert_eq!(
+                    best.map(|h| h.step(side)),
+                    first.map(|h| h.step(side)),
+                    "{puzzle}"
+                );
+                compared += 1;
+            });
+        }
+        assert!(compared > 200, "{compared} grids compared");
     }
 
     #[test]
