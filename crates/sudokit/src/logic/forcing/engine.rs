@@ -3,6 +3,7 @@
 
 use super::advanced;
 use super::outcome::{key, AncestorWalk, Cause, Node, Outcome, NONE};
+use super::reuse::{Chained, OnChains};
 use super::{Hint, Kind, Mode, Premise};
 use crate::budget::Budget;
 use crate::grid::Geometry;
@@ -46,6 +47,8 @@ pub(super) struct Engine<'g> {
     values: Vec<u8>,
     /// The grid's candidates.
     base: Vec<u64>,
+    /// Chains from candidates on, kept for their next use.
+    reuse: OnChains,
 }
 
 impl<'g> Engine<'g> {
@@ -74,6 +77,7 @@ impl<'g> Engine<'g> {
             nested: Vec::new(),
             values: grid.values().to_vec(),
             base: (0..grid.cell_count()).map(|c| grid.mask(c)).collect(),
+            reuse: OnChains::new(grid.cell_count() * side, keys),
         }
     }
 
@@ -104,42 +108,117 @@ impl<'g> Engine<'g> {
     pub fn hints(&mut self) -> Vec<Hint> {
         let mut hints = Vec::new();
         let grid = self.grid;
+        self.plan_reuse();
         for cell in grid.empty_cells() {
             if self.budget.is_spent() {
                 break;
             }
-            let count = grid.count(cell);
-            if !(count > 2 || (count > 1 && self.mode.dynamic())) {
+            if !self.starts_from(cell) {
                 continue;
             }
-            let mut by_digit: Vec<(u8, Outcome)> = Vec::new();
+            let count = grid.count(cell);
+            let mut by_digit: Vec<(u8, Chained)> = Vec::new();
             for digit in crate::logic::subsets::digits_of(grid.mask(cell)) {
                 let on = self.binary(cell, digit, count, &mut hints);
                 if !self.mode.nishio() {
-                    self.regions(cell, digit, &on, &mut hints);
+                    self.regions(cell, digit, &on.0, &mut hints);
                 }
                 by_digit.push((digit, on));
             }
             if !self.mode.nishio() && (count == 2 || self.mode.multiple()) {
                 self.cell_reductions(cell, &by_digit, &mut hints);
             }
-            for (_, outcome) in by_digit {
+            for (digit, chained) in by_digit {
+                self.done_with(cell, digit, cell, chained);
+            }
+            for outcome in self.reuse.release(cell) {
                 self.recycle(outcome);
             }
         }
         hints
     }
 
-    /// SE's binary chaining from `cell = digit` on and off: the
-    /// contradictions each leads to, and (dynamic, three or more digits)
-    /// what both imply. The outcome of the "on" assumption.
-    fn binary(&mut self, cell: usize, digit: u8, count: u32, hints: &mut Vec<Hint>) -> Outcome {
-        let contradictions = self.mode.dynamic() || self.mode.nishio();
-        let doubles = count >= 3 && self.mode.dynamic() && !self.mode.nishio();
+    /// Whether the search starts chains from `cell`: more than two
+    /// candidates, or (dynamic) more than one.
+    fn starts_from(&self, cell: usize) -> bool {
+        let count = self.grid.count(cell);
+        count > 2 || (count > 1 && self.mode.dynamic())
+    }
+
+    /// The units (box, row, column) whose region chains start at `cell`
+    /// for `digit`, with the digit's places there: those where `cell` is
+    /// the first of two places (or more, for multiple chains).
+    fn region_units(&self, cell: usize, digit: u8) -> impl Iterator<Item = (usize, u64)> + 'g {
+        let grid = self.grid;
+        let geometry = grid.geometry();
+        let multiple = self.mode.multiple();
+        let [row, col, bx] = geometry.units_of(cell);
+        [bx, row, col].into_iter().filter_map(move |unit| {
+            let unit = usize::from(unit);
+            let places = grid.positions(unit, digit);
+            let count = places.count_ones();
+            let first = usize::from(geometry.unit(unit)[places.trailing_zeros() as usize]);
+            ((count == 2 || (multiple && count > 2)) && first == cell).then_some((unit, places))
+        })
+    }
+
+    /// Tells the cache of chains from candidates on which cell's search
+    /// uses each last.
+    fn plan_reuse(&mut self) {
+        let grid = self.grid;
+        for cell in grid.empty_cells() {
+            if !self.starts_from(cell) {
+                continue;
+            }
+            for digit in crate::logic::subsets::digits_of(grid.mask(cell)) {
+                self.reuse.will_use(self.candidate(cell, digit), cell);
+                if self.mode.nishio() {
+                    continue;
+                }
+                for (unit, places) in self.region_units(cell, digit) {
+                    for i in crate::logic::candidates::bits(places).skip(1) {
+                        let other = usize::from(grid.geometry().unit(unit)[i]);
+                        self.reuse.will_use(self.candidate(other, digit), cell);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The index of candidate `cell = digit` in the cache.
+    fn candidate(&self, cell: usize, digit: u8) -> usize {
+        cell * self.side + usize::from(digit) - 1
+    }
+
+    /// Everything `cell = digit` implies, and the contradiction it leads
+    /// to: kept from an earlier use or followed now.
+    fn on_chain(&mut self, cell: usize, digit: u8) -> Chained {
+        if let Some(kept) = self.reuse.take(self.candidate(cell, digit)) {
+            return kept;
+        }
         let mut on = self.outcome();
         let start = on.create(cell, digit, true, Cause::Assumed, &[]);
         on.insert(self.side, start);
-        if let Some((a, b)) = self.chain(&mut on) {
+        let contradiction = self.chain(&mut on);
+        (on, contradiction)
+    }
+
+    /// Keeps the chain of `cell = digit`, used in the search of cell
+    /// `at`, for a later use, or recycles it.
+    fn done_with(&mut self, cell: usize, digit: u8, at: usize, chained: Chained) {
+        if let Some(outcome) = self.reuse.keep(self.candidate(cell, digit), at, chained) {
+            self.recycle(outcome);
+        }
+    }
+
+    /// SE's binary chaining from `cell = digit` on and off: the
+    /// contradictions each leads to, and (dynamic, three or more digits)
+    /// what both imply. The chain of the "on" assumption.
+    fn binary(&mut self, cell: usize, digit: u8, count: u32, hints: &mut Vec<Hint>) -> Chained {
+        let contradictions = self.mode.dynamic() || self.mode.nishio();
+        let doubles = count >= 3 && self.mode.dynamic() && !self.mode.nishio();
+        let (on, contradiction) = self.on_chain(cell, digit);
+        if let Some((a, b)) = contradiction {
             if contradictions {
                 let removable = vec![Candidate::new(cell, digit)];
                 let premise = Premise::Contradiction {
@@ -197,7 +276,7 @@ impl<'g> Engine<'g> {
             }
         }
         self.recycle(off);
-        on
+        (on, contradiction)
     }
 
     /// The candidates of `cell` other than `digit`.
@@ -333,36 +412,22 @@ impl<'g> Engine<'g> {
     /// what every place of the digit implies.
     fn regions(&mut self, cell: usize, digit: u8, on: &Outcome, hints: &mut Vec<Hint>) {
         let geometry = self.geometry();
-        let [row, col, bx] = geometry.units_of(cell);
-        for unit in [bx, row, col] {
-            let unit = usize::from(unit);
-            let places = self.grid.positions(unit, digit);
-            let count = places.count_ones();
-            if !(count == 2 || (self.mode.multiple() && count > 2)) {
-                continue;
-            }
+        for (unit, places) in self.region_units(cell, digit) {
             let cells = geometry.unit(unit);
-            if usize::from(cells[places.trailing_zeros() as usize]) != cell {
-                continue;
-            }
-            let mut others: Vec<(usize, Outcome)> = Vec::new();
+            let mut others: Vec<(usize, Chained)> = Vec::new();
             for i in crate::logic::candidates::bits(places).skip(1) {
                 let other = usize::from(cells[i]);
-                let mut outcome = self.outcome();
-                let start = outcome.create(other, digit, true, Cause::Assumed, &[]);
-                outcome.insert(self.side, start);
-                self.chain(&mut outcome);
-                others.push((other, outcome));
+                others.push((other, self.on_chain(other, digit)));
             }
             for state in [true, false] {
                 let list = if state { &on.on } else { &on.off };
                 for &id in list {
                     let n = *on.node(id);
                     let k = self.key(n.cell.into(), n.digit, n.on);
-                    if others.iter().all(|(_, o)| o.get(k).is_some()) {
+                    if others.iter().all(|(_, (o, _))| o.get(k).is_some()) {
                         let (placement, removable) = self.conclusion(&n);
                         let mut targets = vec![(on, id)];
-                        for (_, o) in &others {
+                        for (_, (o, _)) in &others {
                             targets.push((o, o.get(k).expect("checked above")));
                         }
                         let premise = Premise::Region { unit, digit };
@@ -370,8 +435,8 @@ impl<'g> Engine<'g> {
                     }
                 }
             }
-            for (_, outcome) in others {
-                self.recycle(outcome);
+            for (other, chained) in others {
+                self.done_with(other, digit, cell, chained);
             }
         }
     }
@@ -391,8 +456,8 @@ impl<'g> Engine<'g> {
     }
 
     /// SE's cell forcing chains: what every digit of `cell` implies.
-    fn cell_reductions(&mut self, cell: usize, by_digit: &[(u8, Outcome)], hints: &mut Vec<Hint>) {
-        let Some((_, first)) = by_digit.first() else {
+    fn cell_reductions(&mut self, cell: usize, by_digit: &[(u8, Chained)], hints: &mut Vec<Hint>) {
+        let Some((_, (first, _))) = by_digit.first() else {
             return;
         };
         for state in [true, false] {
@@ -400,13 +465,13 @@ impl<'g> Engine<'g> {
             for &id in list {
                 let n = *first.node(id);
                 let k = self.key(n.cell.into(), n.digit, n.on);
-                if !by_digit.iter().all(|(_, o)| o.get(k).is_some()) {
+                if !by_digit.iter().all(|(_, (o, _))| o.get(k).is_some()) {
                     continue;
                 }
                 let (placement, removable) = self.conclusion(&n);
                 let targets: Vec<(&Outcome, u32)> = by_digit
                     .iter()
-                    .map(|(_, o)| (o, o.get(k).expect("checked above")))
+                    .map(|(_, (o, _))| (o, o.get(k).expect("checked above")))
                     .collect();
                 let premise = Premise::Cell { cell };
                 self.conclude(hints, Kind::Cell, premise, &targets, placement, removable);

@@ -25,6 +25,7 @@
 mod advanced;
 mod engine;
 mod outcome;
+mod reuse;
 
 use std::ops::ControlFlow;
 
