@@ -161,6 +161,10 @@ struct Search<'g> {
     best_only: bool,
     /// With `best_only`, the rank of the best hint found so far.
     best: Option<Rank>,
+    /// Scratch: the pending layers of a breadth-first search.
+    layers: [Vec<u32>; 3],
+    /// Scratch: the implications of one node.
+    out: Vec<(u16, u8)>,
 }
 
 /// SE's "Forcing Chains & Cycles": X-cycles, Y-cycles, XY-cycles and
@@ -493,6 +497,8 @@ impl<'g> Search<'g> {
             sides: Vec::new(),
             best_only,
             best: None,
+            layers: Default::default(),
+            out: Vec::new(),
         }
     }
 
@@ -634,9 +640,10 @@ impl<'g> Search<'g> {
         let s = self.nodes[start as usize];
         let i = self.index(s.cell, s.digit, true);
         self.seen_on[i] = self.generation;
-        let mut pending_on = vec![start];
+        let [mut pending_on, mut pending_off, mut current] = self.take_layers();
+        let mut out = std::mem::take(&mut self.out);
+        pending_on.push(start);
         let mut found = Vec::new();
-        let mut out = Vec::new();
         let mut length = 0;
         while !pending_on.is_empty() {
             length += 2;
@@ -644,8 +651,10 @@ impl<'g> Search<'g> {
             if self.hopeless(links.cycle_base(), length, links) {
                 break;
             }
-            let mut pending_off = Vec::new();
-            for p in std::mem::take(&mut pending_on) {
+            pending_off.clear();
+            std::mem::swap(&mut current, &mut pending_on);
+            pending_on.clear();
+            for &p in &current {
                 let n = self.nodes[p as usize];
                 self.on_to_off(n.cell as usize, n.digit, links.y, &mut out);
                 self.mark_ancestors(p);
@@ -655,7 +664,7 @@ impl<'g> Search<'g> {
                     }
                 }
             }
-            for p in pending_off {
+            for &p in &pending_off {
                 let n = self.nodes[p as usize];
                 self.off_to_on(n.cell as usize, n.digit, links, &mut out);
                 for &(cell, digit) in &out {
@@ -671,7 +680,19 @@ impl<'g> Search<'g> {
                 }
             }
         }
+        self.layers = [pending_on, pending_off, current];
+        self.out = out;
         found
+    }
+
+    /// The three layer buffers, emptied, for a search to use and give
+    /// back (so that no search allocates once they have grown).
+    fn take_layers(&mut self) -> [Vec<u32>; 3] {
+        let mut layers = std::mem::take(&mut self.layers);
+        for layer in &mut layers {
+            layer.clear();
+        }
+        layers
     }
 
     /// SE's forcing chain search from `start` (on or off): the first node
@@ -680,18 +701,19 @@ impl<'g> Search<'g> {
     fn forcing(&mut self, start: u32, links: Links, targets: &mut Vec<u32>) {
         let s = self.nodes[start as usize];
         let i = self.index(s.cell, s.digit, s.on);
-        let (mut pending_on, mut pending_off) = if s.on {
+        let [mut pending_on, mut pending_off, mut current] = self.take_layers();
+        let mut out = std::mem::take(&mut self.out);
+        if s.on {
             self.seen_on[i] = self.generation;
-            (vec![start], Vec::new())
+            pending_on.push(start);
         } else {
             self.seen_off[i] = self.generation;
-            (Vec::new(), vec![start])
-        };
+            pending_off.push(start);
+        }
         let forcing_links = Links {
             y: links.y,
             x: true,
         };
-        let mut out = Vec::new();
         // The depth of the pending nodes (the start's is 0); a target found
         // from a node at depth d ends a chain of d + 2 candidates.
         let (mut depth_on, mut depth_off) = (0, 0);
@@ -702,7 +724,9 @@ impl<'g> Search<'g> {
                 }
                 depth_off = depth_on + 1;
             }
-            for p in std::mem::take(&mut pending_on) {
+            std::mem::swap(&mut current, &mut pending_on);
+            pending_on.clear();
+            for &p in &current {
                 let n = self.nodes[p as usize];
                 self.on_to_off(n.cell as usize, n.digit, links.y, &mut out);
                 self.mark_ancestors(p);
@@ -729,7 +753,9 @@ impl<'g> Search<'g> {
                 }
                 depth_on = depth_off + 1;
             }
-            for p in std::mem::take(&mut pending_off) {
+            std::mem::swap(&mut current, &mut pending_off);
+            pending_off.clear();
+            for &p in &current {
                 let n = self.nodes[p as usize];
                 self.off_to_on(n.cell as usize, n.digit, forcing_links, &mut out);
                 for &(cell, digit) in &out {
@@ -749,6 +775,8 @@ impl<'g> Search<'g> {
                 }
             }
         }
+        self.layers = [pending_on, pending_off, current];
+        self.out = out;
     }
 
     /// Pushes `node` to `targets` unless the same candidate is there.
