@@ -11,6 +11,7 @@
 use std::ops::ControlFlow;
 
 use super::forcing::NestedHint;
+use super::reach::Reach;
 use super::step::cell_name;
 use super::{Candidate, Candidates, Difficulty, Sink, Step, Technique};
 use crate::budget::Budget;
@@ -165,6 +166,14 @@ struct Search<'g> {
     layers: [Vec<u32>; 3],
     /// Scratch: the implications of one node.
     out: Vec<(u16, u8)>,
+    /// The grid's candidates `(cell, digit)`, numbered for [`Reach`].
+    candidates: Vec<(u16, u8)>,
+    /// For each candidate index (`cell * side + digit - 1`), its number in
+    /// `candidates`.
+    numbers: Vec<u32>,
+    /// With X-links, which assumptions reach their opposite (`None`: any
+    /// may); node `2n + on` is candidate `n` on or off.
+    forcing_reach: Option<Reach>,
 }
 
 /// SE's "Forcing Chains & Cycles": X-cycles, Y-cycles, XY-cycles and
@@ -242,6 +251,7 @@ fn collect(grid: &Candidates, budget: &Budget, best_only: bool) -> Vec<Hint> {
         if search.hopeless(links.cycle_base().min(links.forcing_base()), 4, links) {
             continue;
         }
+        search.forcing_reach = if links.x { search.reach(links) } else { None };
         for cell in grid.empty_cells().filter(|&c| grid.count(c) > 1) {
             if budget.is_spent() {
                 break;
@@ -485,6 +495,14 @@ impl<'g> Search<'g> {
     /// A search over `grid`.
     fn new(grid: &'g Candidates, best_only: bool) -> Search<'g> {
         let size = grid.cell_count() * grid.side() * 2;
+        let mut candidates = Vec::new();
+        let mut numbers = vec![u32::MAX; size / 2];
+        for cell in grid.empty_cells() {
+            for digit in crate::logic::subsets::digits_of(grid.mask(cell)) {
+                numbers[cell * grid.side() + usize::from(digit) - 1] = candidates.len() as u32;
+                candidates.push((cell as u16, digit));
+            }
+        }
         Search {
             grid,
             nodes: Vec::new(),
@@ -499,6 +517,9 @@ impl<'g> Search<'g> {
             best: None,
             layers: Default::default(),
             out: Vec::new(),
+            candidates,
+            numbers,
+            forcing_reach: None,
         }
     }
 
@@ -612,20 +633,59 @@ impl<'g> Search<'g> {
                 self.keep(hint, hints);
             }
         }
-        if links.x {
+        let (from_on, from_off) = self.may_force(cell, digit);
+        if links.x && (from_on || from_off) {
             let mut targets = Vec::new();
             self.reset();
-            let start = self.push(cell as u16, digit, true, ROOT);
-            self.forcing(start, links, &mut targets);
-            self.reset_flags_only();
-            let start = self.push(cell as u16, digit, false, ROOT);
-            self.forcing(start, links, &mut targets);
+            if from_on {
+                let start = self.push(cell as u16, digit, true, ROOT);
+                self.forcing(start, links, &mut targets);
+                self.reset_flags_only();
+            }
+            if from_off {
+                let start = self.push(cell as u16, digit, false, ROOT);
+                self.forcing(start, links, &mut targets);
+            }
             for target in targets {
                 if let Some(hint) = self.forcing_hint(target, links) {
                     self.keep(hint, hints);
                 }
             }
         }
+    }
+
+    /// The reachability between the grid's candidates on and off through
+    /// the forcing chains' links (X-links, and Y-links with `links.y`).
+    fn reach(&self, links: Links) -> Option<Reach> {
+        let forcing_links = Links {
+            y: links.y,
+            x: true,
+        };
+        let mut out = Vec::new();
+        Reach::new(self.candidates.len() * 2, |node, edges| {
+            let (cell, digit) = self.candidates[node / 2];
+            let on = node % 2 == 1;
+            if on {
+                self.on_to_off(cell as usize, digit, links.y, &mut out);
+            } else {
+                self.off_to_on(cell as usize, digit, forcing_links, &mut out);
+            }
+            for &(c, d) in &out {
+                let number = self.numbers[c as usize * self.grid.side() + usize::from(d) - 1];
+                edges.push(number * 2 + u32::from(!on));
+            }
+        })
+    }
+
+    /// Whether a forcing chain from `cell = digit` on, and from it off, can
+    /// reach the opposite assumption (true when unknown).
+    fn may_force(&self, cell: usize, digit: u8) -> (bool, bool) {
+        let Some(reach) = &self.forcing_reach else {
+            return (true, true);
+        };
+        let number = self.numbers[cell * self.grid.side() + usize::from(digit) - 1] as usize;
+        let (off, on) = (number * 2, number * 2 + 1);
+        (reach.reaches(on, off), reach.reaches(off, on))
     }
 
     /// New "reached" flags, keeping the arena (its nodes stay referenced).

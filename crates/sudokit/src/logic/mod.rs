@@ -34,6 +34,7 @@ mod intersections;
 mod pencil;
 mod puzzle;
 mod rate;
+mod reach;
 mod single_digit;
 mod singles;
 mod step;
