@@ -171,9 +171,10 @@ struct Search<'g> {
     /// For each candidate index (`cell * side + digit - 1`), its number in
     /// `candidates`.
     numbers: Vec<u32>,
-    /// With X-links, which assumptions reach their opposite (`None`: any
-    /// may); node `2n + on` is candidate `n` on or off.
-    forcing_reach: Option<Reach>,
+    /// Which candidates on and off imply which others through the current
+    /// link kind (`None`: unknown); node `2n + on` is candidate `n` on or
+    /// off.
+    reach: Option<Reach>,
 }
 
 /// SE's "Forcing Chains & Cycles": X-cycles, Y-cycles, XY-cycles and
@@ -251,7 +252,7 @@ fn collect(grid: &Candidates, budget: &Budget, best_only: bool) -> Vec<Hint> {
         if search.hopeless(links.cycle_base().min(links.forcing_base()), 4, links) {
             continue;
         }
-        search.forcing_reach = if links.x { search.reach(links) } else { None };
+        search.reach = search.reach(links);
         for cell in grid.empty_cells().filter(|&c| grid.count(c) > 1) {
             if budget.is_spent() {
                 break;
@@ -519,7 +520,7 @@ impl<'g> Search<'g> {
             out: Vec::new(),
             candidates,
             numbers,
-            forcing_reach: None,
+            reach: None,
         }
     }
 
@@ -655,12 +656,9 @@ impl<'g> Search<'g> {
     }
 
     /// The reachability between the grid's candidates on and off through
-    /// the forcing chains' links (X-links, and Y-links with `links.y`).
+    /// `links` (the cycles' links, and the forcing chains' when X-links are
+    /// in).
     fn reach(&self, links: Links) -> Option<Reach> {
-        let forcing_links = Links {
-            y: links.y,
-            x: true,
-        };
         let mut out = Vec::new();
         Reach::new(self.candidates.len() * 2, |node, edges| {
             let (cell, digit) = self.candidates[node / 2];
@@ -668,7 +666,7 @@ impl<'g> Search<'g> {
             if on {
                 self.on_to_off(cell as usize, digit, links.y, &mut out);
             } else {
-                self.off_to_on(cell as usize, digit, forcing_links, &mut out);
+                self.off_to_on(cell as usize, digit, links, &mut out);
             }
             for &(c, d) in &out {
                 let number = self.numbers[c as usize * self.grid.side() + usize::from(d) - 1];
@@ -680,12 +678,31 @@ impl<'g> Search<'g> {
     /// Whether a forcing chain from `cell = digit` on, and from it off, can
     /// reach the opposite assumption (true when unknown).
     fn may_force(&self, cell: usize, digit: u8) -> (bool, bool) {
-        let Some(reach) = &self.forcing_reach else {
+        let Some(reach) = &self.reach else {
             return (true, true);
         };
-        let number = self.numbers[cell * self.grid.side() + usize::from(digit) - 1] as usize;
-        let (off, on) = (number * 2, number * 2 + 1);
+        let (on, off) = (
+            self.node(cell as u16, digit, true),
+            self.node(cell as u16, digit, false),
+        );
         (reach.reaches(on, off), reach.reaches(off, on))
+    }
+
+    /// The node of candidate `cell = digit` on or off in [`Search::reach`].
+    fn node(&self, cell: u16, digit: u8, on: bool) -> usize {
+        let number = self.numbers[usize::from(cell) * self.grid.side() + usize::from(digit) - 1];
+        number as usize * 2 + usize::from(on)
+    }
+
+    /// Whether the node `cell = digit` (on or off) may lie on a cycle
+    /// through `home` (a node): it is in the same strongly connected
+    /// component, or that is unknown. No path from the start to a node
+    /// of this component passes through another, so leaving the others
+    /// out changes nothing the cycle search finds.
+    fn on_cycle_with(&self, home: usize, cell: u16, digit: u8, on: bool) -> bool {
+        self.reach
+            .as_ref()
+            .is_none_or(|reach| reach.same_component(home, self.node(cell, digit, on)))
     }
 
     /// New "reached" flags, keeping the arena (its nodes stay referenced).
@@ -703,6 +720,7 @@ impl<'g> Search<'g> {
         let [mut pending_on, mut pending_off, mut current] = self.take_layers();
         let mut out = std::mem::take(&mut self.out);
         pending_on.push(start);
+        let home = self.node(s.cell, s.digit, true);
         let mut found = Vec::new();
         let mut length = 0;
         while !pending_on.is_empty() {
@@ -719,7 +737,9 @@ impl<'g> Search<'g> {
                 self.on_to_off(n.cell as usize, n.digit, links.y, &mut out);
                 self.mark_ancestors(p);
                 for &(cell, digit) in &out {
-                    if !self.is_ancestor(cell, digit, false) {
+                    if !self.is_ancestor(cell, digit, false)
+                        && self.on_cycle_with(home, cell, digit, false)
+                    {
                         pending_off.push(self.push(cell, digit, false, p));
                     }
                 }
@@ -733,7 +753,9 @@ impl<'g> Search<'g> {
                     if closes {
                         found.push(self.push(cell, digit, true, p));
                     }
-                    if self.seen_on[i] != self.generation {
+                    if self.seen_on[i] != self.generation
+                        && self.on_cycle_with(home, cell, digit, true)
+                    {
                         self.seen_on[i] = self.generation;
                         pending_on.push(self.push(cell, digit, true, p));
                     }

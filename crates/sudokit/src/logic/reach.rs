@@ -121,6 +121,12 @@ impl Reach {
         stack.truncate(first);
     }
 
+    /// Whether nodes `a` and `b` reach each other (lie in one strongly
+    /// connected component).
+    pub fn same_component(&self, a: usize, b: usize) -> bool {
+        self.component[a] == self.component[b]
+    }
+
     /// Whether node `from` reaches node `to` (every node reaches itself).
     pub fn reaches(&self, from: usize, to: usize) -> bool {
         let row = self.component[from] as usize * self.words;
