@@ -24,10 +24,11 @@ pub(super) fn combinations(k: usize, n: usize) -> impl Iterator<Item = u64> {
         (1u128 << k) - 1
     };
     std::iter::successors(Some(first), move |&x| {
-        // Gosper's hack: the next larger number with as many bits set.
+        // Gosper's hack: the next larger number with as many bits set
+        // (its division by the lowest set bit done as a shift).
         let low = x & x.wrapping_neg();
         let ripple = x + low;
-        Some((((ripple ^ x) >> 2) / low) | ripple)
+        Some(((ripple ^ x) >> (2 + low.trailing_zeros())) | ripple)
     })
     .take_while(move |&x| x < end)
     .map(|x| x as u64)

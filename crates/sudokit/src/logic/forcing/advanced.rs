@@ -17,6 +17,9 @@ pub(super) struct View<'a> {
     pub source: &'a [u64],
     /// Candidates now.
     pub current: &'a [u64],
+    /// `places[unit * side + digit - 1]`: the positions of `digit` in
+    /// `unit` now (bit `i` for the unit's `i`-th cell).
+    places: Vec<u64>,
 }
 
 /// One elimination a pattern makes, with the removed candidates it relies
@@ -32,20 +35,40 @@ pub(super) struct Elimination {
     pub parents: Vec<(usize, u8)>,
 }
 
-impl View<'_> {
+impl<'a> View<'a> {
+    /// The grid as the chain sees it: its unit tables, placed digits, the
+    /// candidates when the chain started and now.
+    pub fn new(
+        geometry: &'a Geometry,
+        values: &'a [u8],
+        source: &'a [u64],
+        current: &'a [u64],
+    ) -> View<'a> {
+        let side = geometry.shape().side();
+        let mut places = vec![0u64; 3 * side * side];
+        for unit in 0..3 * side {
+            for (i, &c) in geometry.unit(unit).iter().enumerate() {
+                for d in crate::logic::candidates::bits(current[usize::from(c)]) {
+                    places[unit * side + d] |= 1 << i;
+                }
+            }
+        }
+        View {
+            geometry,
+            values,
+            source,
+            current,
+            places,
+        }
+    }
+
     fn side(&self) -> usize {
         self.geometry.shape().side()
     }
 
     /// Places of `digit` in `unit` now, as a mask of unit positions.
     fn positions(&self, unit: usize, digit: u8) -> u64 {
-        let bit = 1u64 << (digit - 1);
-        self.geometry
-            .unit(unit)
-            .iter()
-            .enumerate()
-            .filter(|&(_, &c)| self.current[c as usize] & bit != 0)
-            .fold(0, |m, (i, _)| m | 1 << i)
+        self.places[unit * self.side() + usize::from(digit) - 1]
     }
 
     /// Whether the chain removed `digit` from `cell`.
@@ -106,23 +129,21 @@ fn locking(view: &View<'_>, found: &mut Vec<Elimination>) {
             let unit1 = first1 + i1;
             for i2 in 0..side {
                 let unit2 = first2 + i2;
-                let crosses = geometry
+                // The positions in unit1 of its cells in unit2.
+                let crossing = geometry
                     .unit(unit1)
                     .iter()
-                    .any(|&c| geometry.units_of(c as usize).contains(&(unit2 as u16)));
-                if !crosses {
+                    .enumerate()
+                    .filter(|&(_, &c)| geometry.units_of(c as usize).contains(&(unit2 as u16)))
+                    .fold(0u64, |m, (i, _)| m | 1 << i);
+                if crossing == 0 {
                     continue;
                 }
                 let in_unit2 = |c: usize| geometry.units_of(c).contains(&(unit2 as u16));
                 for digit in 1..=side as u8 {
                     let bit = 1u64 << (digit - 1);
-                    let places: Vec<usize> = geometry
-                        .unit(unit1)
-                        .iter()
-                        .map(|&c| c as usize)
-                        .filter(|&c| view.current[c] & bit != 0)
-                        .collect();
-                    if places.len() < 2 || !places.iter().all(|&c| in_unit2(c)) {
+                    let places = view.positions(unit1, digit);
+                    if places.count_ones() < 2 || places & !crossing != 0 {
                         continue;
                     }
                     let in_unit1 = |c: usize| geometry.units_of(c).contains(&(unit1 as u16));
@@ -237,7 +258,7 @@ fn naked_pairs(view: &View<'_>, found: &mut Vec<Elimination>) {
 /// base lines first, then rows.
 fn x_wings(view: &View<'_>, found: &mut Vec<Elimination>) {
     let side = view.side();
-    let mut placed = vec![0usize; side + 1];
+    let mut placed = [0usize; crate::grid::MAX_SIDE + 1];
     for &v in view.values {
         placed[usize::from(v)] += 1;
     }

@@ -663,12 +663,7 @@ impl<'g> Engine<'g> {
     /// levels) whole chain searches in the reduced grid — added to the
     /// outcome as "off" nodes (those not there yet).
     fn advanced(&mut self, outcome: &mut Outcome) {
-        let view = advanced::View {
-            geometry: self.geometry(),
-            values: &self.values,
-            source: &self.base,
-            current: &self.work,
-        };
+        let view = advanced::View::new(self.geometry(), &self.values, &self.base, &self.work);
         let mut found: Vec<(advanced::Elimination, u32)> = advanced::eliminations(&view)
             .into_iter()
             .map(|e| (e, NONE))
