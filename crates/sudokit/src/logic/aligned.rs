@@ -93,70 +93,60 @@ fn base_cells(grid: &Candidates, size: usize) -> BaseCells {
     base
 }
 
-/// The digits each base cell takes in at least one possible combination:
-/// one digit per cell, no digit twice in cells that see each other, and
-/// no excluder left without a candidate.
+/// The digits each base cell (two or three) takes in at least one
+/// possible combination: one digit per cell, no digit twice in cells that
+/// see each other, and no excluder left without a candidate. Drops from
+/// `excluders` those with a digit no base cell has (no combination can
+/// take all of theirs).
 fn allowed_digits<const N: usize>(
     grid: &Candidates,
     cells: [usize; N],
-    excluders: &[u64],
+    excluders: &mut Vec<u64>,
 ) -> [u64; N] {
     let masks = cells.map(|c| grid.mask(c));
-    let mut sees = [[false; N]; N];
-    for i in 0..N {
-        for j in 0..i {
-            sees[i][j] = grid.sees(cells[i], cells[j]);
-            sees[j][i] = sees[i][j];
+    let all = masks.iter().fold(0, |m, &x| m | x);
+    excluders.retain(|&e| e & !all == 0);
+    debug_assert!(N == 2 || N == 3, "pairs and triples only");
+    // All bits when base cells `i` and `j` see each other (a digit chosen
+    // for one is forbidden to the other), none otherwise.
+    let seeing = |i: usize, j: usize| {
+        if grid.sees(cells[i], cells[j]) {
+            u64::MAX
+        } else {
+            0
         }
-    }
+    };
     let mut allowed = [0u64; N];
-    let mut chosen = [0usize; N];
-    explore(&masks, &sees, excluders, 0, 0, &mut chosen, &mut allowed);
-    allowed
-}
-
-/// Tries every digit of base cell `depth` after the digits `chosen` for the
-/// ones before it (`union` is their mask), recording the combinations that
-/// survive in `allowed`; stops once every digit is allowed (nothing left to
-/// learn). The last cell's digits are settled at once: those that clash
-/// with a digit chosen in a cell it sees, or complete an excluder, are out.
-fn explore<const N: usize>(
-    masks: &[u64; N],
-    sees: &[[bool; N]; N],
-    excluders: &[u64],
-    depth: usize,
-    union: u64,
-    chosen: &mut [usize; N],
-    allowed: &mut [u64; N],
-) {
-    let clashing = (0..depth)
-        .filter(|&i| sees[i][depth])
-        .fold(0u64, |m, i| m | 1 << chosen[i]);
-    if depth == N - 1 {
-        let free = masks[depth] & !clashing & !completing(excluders, union);
-        if free != 0 {
-            for (slot, &digit) in allowed.iter_mut().zip(&chosen[..depth]) {
-                *slot |= 1 << digit;
+    let (masks, slots): (&[u64], &mut [u64]) = (&masks, &mut allowed);
+    if N == 2 {
+        let seen01 = seeing(0, 1);
+        for d0 in bits(masks[0]) {
+            let b0 = 1u64 << d0;
+            let free = masks[1] & !(seen01 & b0) & !completing(excluders, b0);
+            if free != 0 {
+                slots[0] |= b0;
+                slots[1] |= free;
             }
-            allowed[depth] |= free;
         }
-        return;
+        return allowed;
     }
-    for digit in bits(masks[depth] & !clashing) {
-        if allowed == masks {
-            return;
+    let (seen01, seen02, seen12) = (seeing(0, 1), seeing(0, 2), seeing(1, 2));
+    for d0 in bits(masks[0]) {
+        let b0 = 1u64 << d0;
+        for d1 in bits(masks[1] & !(seen01 & b0)) {
+            if slots == masks {
+                return allowed;
+            }
+            let b1 = 1u64 << d1;
+            let free = masks[2] & !(seen02 & b0) & !(seen12 & b1) & !completing(excluders, b0 | b1);
+            if free != 0 {
+                slots[0] |= b0;
+                slots[1] |= b1;
+                slots[2] |= free;
+            }
         }
-        chosen[depth] = digit;
-        explore(
-            masks,
-            sees,
-            excluders,
-            depth + 1,
-            union | 1 << digit,
-            chosen,
-            allowed,
-        );
     }
+    allowed
 }
 
 /// The digits that, added to the digits `union`, would take every
@@ -226,7 +216,7 @@ pub(super) fn exclusion(grid: &Candidates, size: usize, sink: &mut Sink<'_>) -> 
             let (c0, c1) = (base.cells[first], base.cells[second]);
             if size == 2 {
                 base.common_excluders(grid, &[first, second], &mut excluders);
-                let allowed = allowed_digits(grid, [c0, c1], &excluders);
+                let allowed = allowed_digits(grid, [c0, c1], &mut excluders);
                 let removed = eliminations(grid, &[c0, c1], &allowed);
                 if !removed.is_empty() {
                     sink(exclusion_step(grid, &[c0, c1], removed))?;
@@ -249,7 +239,7 @@ pub(super) fn exclusion(grid: &Candidates, size: usize, sink: &mut Sink<'_>) -> 
                 if excluders.len() < 2 {
                     continue;
                 }
-                let allowed = allowed_digits(grid, [c0, c1, c2], &excluders);
+                let allowed = allowed_digits(grid, [c0, c1, c2], &mut excluders);
                 let removed = eliminations(grid, &[c0, c1, c2], &allowed);
                 let mut key = [c0, c1, c2];
                 key.sort_unstable();
