@@ -88,7 +88,7 @@ impl<'g> Engine<'g> {
     /// A cleared outcome from the pool.
     fn outcome(&mut self) -> Outcome {
         let keys = self.grid.cell_count() * self.side * 2;
-        self.pool.pop().unwrap_or_else(|| Outcome::new(keys))
+        self.pool.pop().unwrap_or_else(|| Outcome::take(keys))
     }
 
     /// Returns an outcome to the pool.
@@ -719,6 +719,15 @@ impl<'g> Engine<'g> {
                 .collect();
             let id = outcome.create(cell, digit, false, Cause::Advanced(index), &parents);
             outcome.insert(self.side, id);
+        }
+    }
+}
+
+impl Drop for Engine<'_> {
+    /// Gives the pooled outcomes back to the thread for the next search.
+    fn drop(&mut self) {
+        for outcome in self.pool.drain(..) {
+            outcome.give_back(self.side);
         }
     }
 }
