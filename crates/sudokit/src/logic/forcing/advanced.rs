@@ -20,6 +20,10 @@ pub(super) struct View<'a> {
     /// `places[unit * side + digit - 1]`: the positions of `digit` in
     /// `unit` now (bit `i` for the unit's `i`-th cell).
     places: Vec<u64>,
+    /// Per unit, the digits the chain removed from some cell of it. Every
+    /// pattern relies on a removal in its units (or yields nothing), so a
+    /// unit or digit without one is skipped.
+    removed_in: Vec<u64>,
 }
 
 /// One elimination a pattern makes, with the removed candidates it relies
@@ -46,11 +50,14 @@ impl<'a> View<'a> {
     ) -> View<'a> {
         let side = geometry.shape().side();
         let mut places = vec![0u64; 3 * side * side];
+        let mut removed_in = vec![0u64; 3 * side];
         for unit in 0..3 * side {
             for (i, &c) in geometry.unit(unit).iter().enumerate() {
-                for d in crate::logic::candidates::bits(current[usize::from(c)]) {
+                let c = usize::from(c);
+                for d in crate::logic::candidates::bits(current[c]) {
                     places[unit * side + d] |= 1 << i;
                 }
+                removed_in[unit] |= source[c] & !current[c];
             }
         }
         View {
@@ -59,6 +66,7 @@ impl<'a> View<'a> {
             source,
             current,
             places,
+            removed_in,
         }
     }
 
@@ -127,6 +135,10 @@ fn locking(view: &View<'_>, found: &mut Vec<Elimination>) {
     for (first1, first2) in [(boxes, cols), (boxes, rows), (cols, boxes), (rows, boxes)] {
         for i1 in 0..side {
             let unit1 = first1 + i1;
+            // The pattern relies on a removal from unit1.
+            if view.removed_in[unit1] == 0 {
+                continue;
+            }
             for i2 in 0..side {
                 let unit2 = first2 + i2;
                 // The positions in unit1 of its cells in unit2.
@@ -142,6 +154,9 @@ fn locking(view: &View<'_>, found: &mut Vec<Elimination>) {
                 let in_unit2 = |c: usize| geometry.units_of(c).contains(&(unit2 as u16));
                 for digit in 1..=side as u8 {
                     let bit = 1u64 << (digit - 1);
+                    if view.removed_in[unit1] & bit == 0 {
+                        continue;
+                    }
                     let places = view.positions(unit1, digit);
                     if places.count_ones() < 2 || places & !crossing != 0 {
                         continue;
@@ -178,11 +193,15 @@ fn subset_units(side: usize) -> impl Iterator<Item = usize> {
 fn hidden_pairs(view: &View<'_>, found: &mut Vec<Elimination>) {
     let side = view.side();
     for unit in subset_units(side) {
-        if view.empty_count(unit) <= 4 {
+        // The pattern relies on one of its digits removed from the unit.
+        if view.removed_in[unit] == 0 || view.empty_count(unit) <= 4 {
             continue;
         }
         let cells = view.geometry.unit(unit);
         for digits in combinations(2, side) {
+            if view.removed_in[unit] & digits == 0 {
+                continue;
+            }
             let (a, b) = (
                 digits.trailing_zeros() as u8 + 1,
                 (63 - digits.leading_zeros()) as u8 + 1,
@@ -222,7 +241,8 @@ fn hidden_pairs(view: &View<'_>, found: &mut Vec<Elimination>) {
 fn naked_pairs(view: &View<'_>, found: &mut Vec<Elimination>) {
     let side = view.side();
     for unit in subset_units(side) {
-        if view.empty_count(unit) < 4 {
+        // The pattern relies on digits removed from its two cells.
+        if view.removed_in[unit] == 0 || view.empty_count(unit) < 4 {
             continue;
         }
         let cells = view.geometry.unit(unit);
@@ -267,6 +287,11 @@ fn x_wings(view: &View<'_>, found: &mut Vec<Elimination>) {
             let l1 = base_first + lines.trailing_zeros() as usize;
             let l2 = base_first + 63 - lines.leading_zeros() as usize;
             for digit in 1..=side as u8 {
+                // The pattern relies on the digit removed from a base line.
+                let bit = 1u64 << (digit - 1);
+                if (view.removed_in[l1] | view.removed_in[l2]) & bit == 0 {
+                    continue;
+                }
                 if placed[usize::from(digit)] + 4 > side {
                     continue;
                 }
@@ -275,7 +300,6 @@ fn x_wings(view: &View<'_>, found: &mut Vec<Elimination>) {
                     continue;
                 }
                 let covers = p1 | p2;
-                let bit = 1u64 << (digit - 1);
                 // A base line's position i lies on cover line `cover_first + i`.
                 let mut removable = Vec::new();
                 for i in crate::logic::candidates::bits(covers) {
