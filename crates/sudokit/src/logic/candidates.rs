@@ -155,6 +155,18 @@ impl Candidates {
         self.places[unit * self.side() + usize::from(digit) - 1]
     }
 
+    /// The positions of every digit in every unit: entry `unit × N + d −
+    /// 1` is [`Candidates::positions`]`(unit, d)`.
+    pub(in crate::logic) fn all_positions(&self) -> &[u64] {
+        &self.places
+    }
+
+    /// The index of `cell` in its row, column and box (the units of
+    /// [`Geometry::units_of`], in that order).
+    pub(in crate::logic) fn slots(&self, cell: usize) -> [u8; 3] {
+        self.layout.slots[cell]
+    }
+
     /// The positions of every digit in unit `unit`: entry `d - 1` is
     /// [`Candidates::positions`]`(unit, d)`.
     pub fn unit_positions(&self, unit: usize) -> &[u64] {

@@ -19,7 +19,7 @@ pub(super) struct View<'a> {
     pub current: &'a [u64],
     /// `places[unit * side + digit - 1]`: the positions of `digit` in
     /// `unit` now (bit `i` for the unit's `i`-th cell).
-    places: Vec<u64>,
+    places: &'a [u64],
     /// Per unit, the digits the chain removed from some cell of it. Every
     /// pattern relies on a removal in its units (or yields nothing), so a
     /// unit or digit without one is skipped.
@@ -41,25 +41,23 @@ pub(super) struct Elimination {
 
 impl<'a> View<'a> {
     /// The grid as the chain sees it: its unit tables, placed digits, the
-    /// candidates when the chain started and now.
+    /// candidates when the chain started and now, and the positions of
+    /// each digit in each unit then (`source_places`) and now (`places`),
+    /// indexed `unit × side + digit − 1`.
     pub fn new(
         geometry: &'a Geometry,
         values: &'a [u8],
-        source: &'a [u64],
-        current: &'a [u64],
+        (source, source_places): (&'a [u64], &[u64]),
+        (current, places): (&'a [u64], &'a [u64]),
     ) -> View<'a> {
         let side = geometry.shape().side();
-        let mut places = vec![0u64; 3 * side * side];
-        let mut removed_in = vec![0u64; 3 * side];
-        for unit in 0..3 * side {
-            for (i, &c) in geometry.unit(unit).iter().enumerate() {
-                let c = usize::from(c);
-                for d in crate::logic::candidates::bits(current[c]) {
-                    places[unit * side + d] |= 1 << i;
-                }
-                removed_in[unit] |= source[c] & !current[c];
-            }
-        }
+        let removed_in = (0..3 * side)
+            .map(|unit| {
+                (0..side)
+                    .filter(|&d| source_places[unit * side + d] & !places[unit * side + d] != 0)
+                    .fold(0u64, |m, d| m | 1 << d)
+            })
+            .collect();
         View {
             geometry,
             values,

@@ -31,6 +31,13 @@ pub(super) struct Engine<'g> {
     /// The candidates as the current chain has reduced them (dynamic
     /// modes); equal to the grid's between chains.
     work: Vec<u64>,
+    /// The positions of each digit in each unit (`unit × side + digit −
+    /// 1`) as the current chain has reduced them, like `work`.
+    places: Vec<u64>,
+    /// For each cell's house (SE's order, [`Geometry::house`]), the unit
+    /// through which each peer sees the cell: the box, else the row, else
+    /// the column.
+    house_units: Vec<u16>,
     /// Outcomes to reuse.
     pool: Vec<Outcome>,
     /// Ancestor walks.
@@ -69,6 +76,8 @@ impl<'g> Engine<'g> {
             side,
             initial,
             work: (0..grid.cell_count()).map(|c| grid.mask(c)).collect(),
+            places: grid.all_positions().to_vec(),
+            house_units: house_units(grid.geometry()),
             pool: Vec::new(),
             walk: AncestorWalk::new(keys),
             implied: Vec::new(),
@@ -504,11 +513,24 @@ impl<'g> Engine<'g> {
                 self.advanced(outcome);
             }
         };
-        let grid = self.grid;
-        for (cell, mask) in self.work.iter_mut().enumerate() {
-            *mask = grid.mask(cell);
+        if self.mode.dynamic() {
+            let grid = self.grid;
+            for (cell, mask) in self.work.iter_mut().enumerate() {
+                *mask = grid.mask(cell);
+            }
+            self.places.copy_from_slice(grid.all_positions());
         }
         found
+    }
+
+    /// Removes `digit` from `cell` in the chain's reduced grid.
+    fn remove(&mut self, cell: usize, digit: u8) {
+        let d = usize::from(digit) - 1;
+        self.work[cell] &= !(1u64 << d);
+        let units = self.geometry().units_of(cell);
+        for (unit, slot) in units.into_iter().zip(self.grid.slots(cell)) {
+            self.places[usize::from(unit) * self.side + d] &= !(1u64 << slot);
+        }
     }
 
     /// Follows "on" node `p`: its peers' and its cell's other candidates
@@ -538,7 +560,7 @@ impl<'g> Engine<'g> {
         let n = *outcome.node(p);
         self.off_to_on(&n);
         if self.mode.dynamic() {
-            self.work[usize::from(n.cell)] &= !(1u64 << (n.digit - 1));
+            self.remove(usize::from(n.cell), n.digit);
         }
         for i in 0..self.implied.len() {
             let (cell, digit, cause) = self.implied[i];
@@ -571,18 +593,11 @@ impl<'g> Engine<'g> {
             }
         }
         let bit = 1u64 << (n.digit - 1);
-        let [row, _, bx] = geometry.units_of(cell);
-        for &other in geometry.house(cell) {
+        let peers = geometry.house(cell).iter();
+        let start = cell * peers.len();
+        for (&other, &unit) in peers.zip(&self.house_units[start..]) {
             let o = usize::from(other);
             if self.work[o] & bit != 0 {
-                let [o_row, o_col, o_box] = geometry.units_of(o);
-                let unit = if o_box == bx {
-                    bx
-                } else if o_row == row {
-                    row
-                } else {
-                    o_col
-                };
                 self.offs.push((o, n.digit, Cause::Unit(unit)));
             }
         }
@@ -603,21 +618,22 @@ impl<'g> Engine<'g> {
         }
         let geometry = self.geometry();
         let [row, col, bx] = geometry.units_of(cell);
-        for unit in [bx, row, col] {
-            let mut places = geometry
-                .unit(usize::from(unit))
+        let [row_slot, col_slot, box_slot] = self.grid.slots(cell);
+        let d = usize::from(n.digit) - 1;
+        for (unit, slot) in [(bx, box_slot), (row, row_slot), (col, col_slot)] {
+            let places = self.places[usize::from(unit) * self.side + d];
+            if places.count_ones() != 2 {
+                continue;
+            }
+            let (a, b) = (places.trailing_zeros(), 63 - places.leading_zeros());
+            let other_slot = if a == u32::from(slot) { b } else { a };
+            let other = usize::from(geometry.unit(usize::from(unit))[other_slot as usize]);
+            if !self
+                .implied
                 .iter()
-                .map(|&c| usize::from(c))
-                .filter(|&c| self.work[c] & bit != 0);
-            if let (Some(a), Some(b), None) = (places.next(), places.next(), places.next()) {
-                let other = if a == cell { b } else { a };
-                if !self
-                    .implied
-                    .iter()
-                    .any(|&(c, d, _)| c == other && d == n.digit)
-                {
-                    self.implied.push((other, n.digit, Cause::Unit(unit)));
-                }
+                .any(|&(c, d, _)| c == other && d == n.digit)
+            {
+                self.implied.push((other, n.digit, Cause::Unit(unit)));
             }
         }
     }
@@ -642,14 +658,14 @@ impl<'g> Engine<'g> {
                 }
             }
             Cause::Unit(unit) => {
-                let bit = 1u64 << (digit - 1);
-                for &c in self.geometry().unit(usize::from(unit)) {
-                    let c = usize::from(c);
-                    if grid.mask(c) & bit != 0 && self.work[c] & bit == 0 {
-                        let id = outcome.get(self.key(c, digit, false));
-                        if let Some(id) = id.filter(|&id| id != self.parents[0]) {
-                            self.parents.push(id);
-                        }
+                let unit = usize::from(unit);
+                let index = unit * self.side + usize::from(digit) - 1;
+                let gone = grid.all_positions()[index] & !self.places[index];
+                for slot in crate::logic::candidates::bits(gone) {
+                    let c = usize::from(self.geometry().unit(unit)[slot]);
+                    let id = outcome.get(self.key(c, digit, false));
+                    if let Some(id) = id.filter(|&id| id != self.parents[0]) {
+                        self.parents.push(id);
                     }
                 }
             }
@@ -663,7 +679,12 @@ impl<'g> Engine<'g> {
     /// levels) whole chain searches in the reduced grid — added to the
     /// outcome as "off" nodes (those not there yet).
     fn advanced(&mut self, outcome: &mut Outcome) {
-        let view = advanced::View::new(self.geometry(), &self.values, &self.base, &self.work);
+        let view = advanced::View::new(
+            self.geometry(),
+            &self.values,
+            (&self.base, self.grid.all_positions()),
+            (&self.work, &self.places),
+        );
         let mut found: Vec<(advanced::Elimination, u32)> = advanced::eliminations(&view)
             .into_iter()
             .map(|e| (e, NONE))
@@ -730,4 +751,25 @@ impl Drop for Engine<'_> {
             outcome.give_back(self.side);
         }
     }
+}
+
+/// For every cell, the unit through which each peer of its house (SE's
+/// order) sees it: the box when they share it, else the row, else the
+/// column — as SE names the link.
+fn house_units(geometry: &crate::grid::Geometry) -> Vec<u16> {
+    let mut units = Vec::new();
+    for cell in 0..geometry.shape().cell_count() {
+        let [row, _, bx] = geometry.units_of(cell);
+        for &other in geometry.house(cell) {
+            let [o_row, o_col, o_box] = geometry.units_of(usize::from(other));
+            units.push(if o_box == bx {
+                bx
+            } else if o_row == row {
+                row
+            } else {
+                o_col
+            });
+        }
+    }
+    units
 }
