@@ -150,11 +150,10 @@ impl Solver {
     ) -> Result<Candidates, LogicError> {
         let mut grid = checked_grid(puzzle)?;
         while !grid.is_solved() {
-            if budget.is_spent() {
-                return Err(LogicError::Timeout);
-            }
             let step = self.next_step_within(&grid, budget);
-            // A search cut short may have missed the step SE would take.
+            // A search cut short may have missed the step SE would take
+            // (one clock read per step: the searches that can run long
+            // check the budget themselves).
             if budget.is_spent() {
                 return Err(LogicError::Timeout);
             }
