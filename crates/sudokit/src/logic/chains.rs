@@ -792,10 +792,8 @@ impl<'g> Search<'g> {
             self.seen_off[i] = self.generation;
             pending_off.push(start);
         }
-        let forcing_links = Links {
-            y: links.y,
-            x: true,
-        };
+        // Forcing chains run with X-links only (alone or with Y-links).
+        debug_assert!(links.x, "forcing chains need X-links");
         // The depth of the pending nodes (the start's is 0); a target found
         // from a node at depth d ends a chain of d + 2 candidates.
         let (mut depth_on, mut depth_off) = (0, 0);
@@ -839,7 +837,7 @@ impl<'g> Search<'g> {
             pending_off.clear();
             for &p in &current {
                 let n = self.nodes[p as usize];
-                self.off_to_on(n.cell as usize, n.digit, forcing_links, &mut out);
+                self.off_to_on(n.cell as usize, n.digit, links, &mut out);
                 for &(cell, digit) in &out {
                     let opposite = !s.on && cell == s.cell && digit == s.digit;
                     let i = self.index(cell, digit, true);
