@@ -38,8 +38,6 @@ pub(super) struct Engine<'g> {
     /// through which each peer sees the cell: the box, else the row, else
     /// the column.
     house_units: Vec<u16>,
-    /// Outcomes to reuse.
-    pool: Vec<Outcome>,
     /// Ancestor walks.
     walk: AncestorWalk,
     /// Scratch list of "on" implications and their causes.
@@ -78,7 +76,6 @@ impl<'g> Engine<'g> {
             work: (0..grid.cell_count()).map(|c| grid.mask(c)).collect(),
             places: grid.all_positions().to_vec(),
             house_units: house_units(grid.geometry()),
-            pool: Vec::new(),
             walk: AncestorWalk::new(keys),
             implied: Vec::new(),
             offs: Vec::new(),
@@ -94,16 +91,14 @@ impl<'g> Engine<'g> {
         self.grid.geometry()
     }
 
-    /// A cleared outcome from the pool.
+    /// A cleared outcome, one the thread kept when it has one.
     fn outcome(&mut self) -> Outcome {
-        let keys = self.grid.cell_count() * self.side * 2;
-        self.pool.pop().unwrap_or_else(|| Outcome::take(keys))
+        Outcome::take(self.grid.cell_count() * self.side * 2)
     }
 
-    /// Returns an outcome to the pool.
-    fn recycle(&mut self, mut outcome: Outcome) {
-        outcome.clear(self.side);
-        self.pool.push(outcome);
+    /// Gives an outcome back to the thread for the next chain.
+    fn recycle(&mut self, outcome: Outcome) {
+        outcome.give_back(self.side);
     }
 
     fn key(&self, cell: usize, digit: u8, on: bool) -> usize {
@@ -740,15 +735,6 @@ impl<'g> Engine<'g> {
                 .collect();
             let id = outcome.create(cell, digit, false, Cause::Advanced(index), &parents);
             outcome.insert(self.side, id);
-        }
-    }
-}
-
-impl Drop for Engine<'_> {
-    /// Gives the pooled outcomes back to the thread for the next search.
-    fn drop(&mut self) {
-        for outcome in self.pool.drain(..) {
-            outcome.give_back(self.side);
         }
     }
 }

@@ -4,8 +4,10 @@
 
 use std::cell::RefCell;
 
-/// Most cleared outcomes a thread keeps for later searches.
-const MAX_SPARE: usize = 256;
+/// The most candidate keys (their index slots) a thread keeps in cleared
+/// outcomes for later searches: 32 MiB of indexes, thousands of 9×9
+/// outcomes, a few hundred 25×25 ones.
+const MAX_SPARE_KEYS: usize = 8 << 20;
 
 thread_local! {
     /// Cleared outcomes kept between searches on this thread: the rating
@@ -93,7 +95,7 @@ impl Outcome {
         self.clear(side);
         SPARE.with(|spare| {
             let mut spare = spare.borrow_mut();
-            if spare.len() < MAX_SPARE {
+            if (spare.len() + 1) * self.index.len() <= MAX_SPARE_KEYS {
                 spare.push(self);
             }
         });
