@@ -4,9 +4,12 @@
 //!
 //! - 6×6: 100,000 random puzzles (the batch challenge's kind of input: a mix of
 //!   unique, contradictory and multiple), 1 and 2 threads, the fastest engine
-//!   (`--engine auto`) beside the general engine (the seed program's method:
-//!   bitmask cells, singles, most-constrained-cell branching). The seed
-//!   program's published figure on this machine is about 1M puzzles/s.
+//!   (`--engine auto`) beside the general engine, and beside the seed
+//!   challenge's analyzer rebuilt in C (`benches/peers/seed6.c`: bitmask
+//!   cells, singles, most-constrained-cell branching, OpenMP; compiled here
+//!   with `cc -O2 -march=native -fopenmp` when a compiler is there), wall
+//!   and CPU time each, with the I/O floor: `cat` copying the input to the
+//!   answers file, reading and writing about as many bytes.
 //! - 9×9: each standard set in `../shared/data/9x9`, when that folder exists,
 //!   on 1 and 2 threads.
 //!
@@ -53,22 +56,137 @@ fn write_random_file(path: &Path, shape: Shape, count: usize) {
 /// Wall time of one `sudokit analyze` run writing its answers to a file, as
 /// a batch job would, and those answers.
 fn analyze(file: &Path, engine: &str, threads: usize) -> (Duration, Vec<u8>) {
-    let answers = file.with_extension("answers");
-    let started = Instant::now();
-    let status = Command::new(env!("CARGO_BIN_EXE_sudokit"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sudokit"));
+    command
         .args(["analyze", "--quiet", "--engine", engine, "--threads"])
         .arg(threads.to_string())
-        .arg(file)
+        .arg(file);
+    let (times, answers) = run_timed(command, file);
+    (times.wall, answers)
+}
+
+/// Wall and CPU (user + system) time of one run of a program.
+#[derive(Clone, Copy, Debug)]
+struct Times {
+    wall: Duration,
+    cpu: Duration,
+}
+
+impl Times {
+    /// The faster of two measurements in each column.
+    fn best(self, other: Times) -> Times {
+        Times {
+            wall: self.wall.min(other.wall),
+            cpu: self.cpu.min(other.cpu),
+        }
+    }
+}
+
+/// CPU time used so far by this process's waited-for children.
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage only writes the struct it is given.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage), 0);
+        usage
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
+}
+
+/// Runs `command` with its output going to a file beside `file`, as a batch
+/// job would; its times and that output.
+fn run_timed(mut command: Command, file: &Path) -> (Times, Vec<u8>) {
+    let answers = file.with_extension("answers");
+    let cpu_before = children_cpu();
+    let started = Instant::now();
+    let status = command
         .stdout(File::create(&answers).unwrap())
         .stderr(Stdio::inherit())
         .status()
-        .expect("sudokit runs");
-    let elapsed = started.elapsed();
+        .expect("the program runs");
+    let wall = started.elapsed();
     assert!(
         status.code().is_some_and(|c| c <= 1),
-        "sudokit failed: {status}"
+        "{command:?} failed: {status}"
     );
-    (elapsed, std::fs::read(&answers).unwrap())
+    let cpu = children_cpu() - cpu_before;
+    (Times { wall, cpu }, std::fs::read(&answers).unwrap())
+}
+
+/// Compiles the seed analyzer's C rebuild into `dir`; `None` (and why)
+/// when no C compiler with OpenMP is there.
+fn build_seed(dir: &Path) -> Result<PathBuf, String> {
+    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/peers/seed6.c");
+    let binary = dir.join("seed6");
+    let output = Command::new("cc")
+        .args(["-O2", "-march=native", "-fopenmp", "-o"])
+        .arg(&binary)
+        .arg(&source)
+        .output()
+        .map_err(|e| format!("no C compiler ({e})"))?;
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stderr).into_owned());
+    }
+    Ok(binary)
+}
+
+/// The 6×6 comparison with the seed analyzer and the I/O floor, 2 threads
+/// each, best of [`RUNS`] interleaved runs; checks that the seed's answers
+/// are sudokit's.
+fn compare_with_seed(file: &Path, puzzles: usize, dir: &Path) {
+    let seed = match build_seed(dir) {
+        Ok(binary) => binary,
+        Err(why) => {
+            println!("seed analyzer not built, skipping the comparison: {why}");
+            return;
+        }
+    };
+    let mut best: [Option<Times>; 3] = [None; 3];
+    for _ in 0..RUNS {
+        let mut sudokit = Command::new(env!("CARGO_BIN_EXE_sudokit"));
+        sudokit
+            .args(["analyze", "--quiet", "--threads", "2"])
+            .arg(file);
+        let mut c = Command::new(&seed);
+        c.env("OMP_NUM_THREADS", "2").arg(file);
+        let mut cat = Command::new("cat");
+        cat.arg(file);
+        let (ours, our_answers) = run_timed(sudokit, file);
+        let (theirs, their_answers) = run_timed(c, file);
+        assert!(
+            our_answers == their_answers,
+            "the seed analyzer answered differently"
+        );
+        let (floor, _) = run_timed(cat, file);
+        for (slot, times) in best.iter_mut().zip([ours, theirs, floor]) {
+            *slot = Some(slot.map_or(times, |b| b.best(times)));
+        }
+    }
+    let [ours, theirs, floor] = best.map(Option::unwrap);
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!("{puzzles} random 6x6 puzzles on 2 threads, end to end (best of {RUNS}):");
+    println!(
+        "{:<34} {:>9} {:>9} {:>12}",
+        "program", "wall ms", "CPU ms", "puzzles/s"
+    );
+    for (name, t) in [
+        ("sudokit analyze", ours),
+        ("seed analyzer (C, OpenMP)", theirs),
+        ("I/O floor (cat input > answers)", floor),
+    ] {
+        println!(
+            "{name:<34} {:>9.1} {:>9.1} {:>12.0}",
+            ms(t.wall),
+            ms(t.cpu),
+            puzzles as f64 / t.wall.as_secs_f64()
+        );
+    }
+    println!(
+        "sudokit vs the seed: {:.2}x in wall time, {:.2}x in CPU time\n",
+        theirs.wall.as_secs_f64() / ours.wall.as_secs_f64(),
+        theirs.cpu.as_secs_f64() / ours.cpu.as_secs_f64()
+    );
 }
 
 /// Best-of-[`RUNS`] puzzles/s for each (engine, threads), runs interleaved;
@@ -117,9 +235,8 @@ fn main() {
             rate / general
         );
     }
-    println!(
-        "(seed challenge program, published on this machine: ~1,000,000 puzzles/s on 2 threads)\n"
-    );
+    println!();
+    compare_with_seed(&six, count, &dir);
 
     let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/9x9");
     let Ok(entries) = std::fs::read_dir(&data) else {

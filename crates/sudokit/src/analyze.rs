@@ -112,6 +112,61 @@ pub struct Verdict<'a> {
     pub result: Result<Analysis, ParseError>,
 }
 
+/// One block's verdicts in input order, kept as the runs the block's pieces
+/// were analysed in (one per piece), so that no verdict is copied to join
+/// them: a sink can format the runs in parallel or walk them in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verdicts<'a> {
+    runs: Vec<Vec<Verdict<'a>>>,
+}
+
+impl<'a> Verdicts<'a> {
+    /// The runs, in input order.
+    pub fn runs(&self) -> &[Vec<Verdict<'a>>] {
+        &self.runs
+    }
+
+    /// Every verdict, in input order.
+    pub fn iter(&self) -> impl Iterator<Item = &Verdict<'a>> {
+        self.runs.iter().flatten()
+    }
+
+    /// Number of verdicts.
+    pub fn len(&self) -> usize {
+        self.runs.iter().map(Vec::len).sum()
+    }
+
+    /// Whether there is no verdict.
+    pub fn is_empty(&self) -> bool {
+        self.runs.iter().all(Vec::is_empty)
+    }
+
+    /// Appends a run (an empty one is dropped).
+    fn push_run(&mut self, run: Vec<Verdict<'a>>) {
+        if !run.is_empty() {
+            self.runs.push(run);
+        }
+    }
+}
+
+impl<'b, 'a> IntoIterator for &'b Verdicts<'a> {
+    type Item = &'b Verdict<'a>;
+    type IntoIter = std::iter::Flatten<std::slice::Iter<'b, Vec<Verdict<'a>>>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.runs.iter().flatten()
+    }
+}
+
+impl<'a> From<Vec<Verdict<'a>>> for Verdicts<'a> {
+    /// One run.
+    fn from(run: Vec<Verdict<'a>>) -> Self {
+        let mut verdicts = Verdicts::default();
+        verdicts.push_run(run);
+        verdicts
+    }
+}
+
 /// Totals of a finished run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -246,17 +301,21 @@ struct PieceResult<'a> {
     ended: bool,
 }
 
+/// Analyses every line of `piece`, pushing the verdicts onto `verdicts`
+/// (empty, perhaps with room from an earlier block).
 fn analyze_piece<'a>(
     piece: &'a [u8],
     format: &Format,
     options: &AnalyzeOptions,
     solver: &mut dyn Solver,
+    mut verdicts: Vec<Verdict<'a>>,
 ) -> PieceResult<'a> {
     let cells = format.shape().cell_count();
     let mut givens = vec![0u8; cells];
     let mut scratch = vec![0u8; cells];
+    verdicts.reserve(piece.len() / (cells + 1) + 1);
     let mut result = PieceResult {
-        verdicts: Vec::with_capacity(piece.len() / (cells + 1) + 1),
+        verdicts,
         lines: 0,
         ended: false,
     };
@@ -314,6 +373,16 @@ fn analyze_piece<'a>(
     result
 }
 
+/// `run` emptied, its room kept for verdicts that borrow another block
+/// (collecting an emptied vector into one of a same-sized type reuses its
+/// allocation).
+fn relabel<'b>(mut run: Vec<Verdict<'_>>) -> Vec<Verdict<'b>> {
+    run.clear();
+    run.into_iter()
+        .map(|_| unreachable!("the run is empty"))
+        .collect()
+}
+
 /// The verdict on line `line`, longer than `max` bytes.
 fn too_long(line: u64, max: usize) -> Verdict<'static> {
     Verdict {
@@ -365,7 +434,7 @@ pub fn analyze_stream<R, S>(
 ) -> Result<Summary, AnalyzeError>
 where
     R: Read,
-    S: FnMut(Option<&Format>, &[Verdict<'_>]) -> io::Result<()>,
+    S: FnMut(Option<&Format>, &Verdicts<'_>) -> io::Result<()>,
 {
     let mut reader = LineReader::new(input, options.max_line);
     let mut summary = Summary::default();
@@ -373,6 +442,9 @@ where
     let mut line_base = 0u64;
     let mut bytes_done = 0u64;
     let threads = threads();
+    // The runs of the last block, emptied, for the next block's pieces to
+    // fill: fresh ones would make the kernel map and zero their pages anew.
+    let mut spare: Vec<Vec<Verdict<'static>>> = Vec::new();
     loop {
         let started = Instant::now();
         let item = reader.next_block(BLOCK_BYTES).map_err(AnalyzeError::Read)?;
@@ -389,14 +461,16 @@ where
                     progress.store(bytes_done, Ordering::Relaxed);
                 }
                 let started = Instant::now();
-                sink(format.as_ref(), &[verdict]).map_err(AnalyzeError::Write)?;
+                sink(format.as_ref(), &Verdicts::from(vec![verdict]))
+                    .map_err(AnalyzeError::Write)?;
                 summary.write_time += started.elapsed();
                 continue;
             }
         };
 
         let started = Instant::now();
-        let mut verdicts = Vec::new();
+        // The verdicts on the lines read before the format is settled.
+        let mut early = Vec::new();
         let mut pos = 0;
         let mut ended = false;
         // Until a puzzle settles the format, lines are taken one by one.
@@ -407,7 +481,7 @@ where
                 .map_or(block.len(), |p| pos + p);
             let next = (end + 1).min(block.len());
             if end - pos > options.max_line {
-                verdicts.push(too_long(line_base + 1, options.max_line));
+                early.push(too_long(line_base + 1, options.max_line));
                 line_base += 1;
                 pos = next;
                 continue;
@@ -431,7 +505,7 @@ where
                             error: e,
                         })
                     }
-                    Err(FormatError::Line(error)) => verdicts.push(Verdict {
+                    Err(FormatError::Line(error)) => early.push(Verdict {
                         line: line_base + 1,
                         id,
                         cells,
@@ -443,20 +517,26 @@ where
             pos = next;
         }
         let rest = &block[pos..];
+        let mut verdicts = Verdicts::from(early);
         if let (Some(format), false) = (&format, ended) {
-            let parts = pieces(rest, threads * PIECES_PER_THREAD);
+            let parts: Vec<_> = pieces(rest, threads * PIECES_PER_THREAD)
+                .into_iter()
+                .map(|piece| (piece, spare.pop().map_or_else(Vec::new, relabel)))
+                .collect();
             let results: Vec<PieceResult<'_>> = parts
-                .par_iter()
+                .into_par_iter()
                 .map_init(
                     || options.engine.build(format.shape()),
-                    |solver, piece| analyze_piece(piece, format, options, solver.as_mut()),
+                    |solver, (piece, room)| {
+                        analyze_piece(piece, format, options, solver.as_mut(), room)
+                    },
                 )
                 .collect();
-            for piece in results {
-                verdicts.extend(piece.verdicts.into_iter().map(|mut v| {
-                    v.line += line_base;
-                    v
-                }));
+            for mut piece in results {
+                for verdict in &mut piece.verdicts {
+                    verdict.line += line_base;
+                }
+                verdicts.push_run(piece.verdicts);
                 line_base += piece.lines;
                 if piece.ended {
                     ended = true;
@@ -474,6 +554,7 @@ where
         let started = Instant::now();
         sink(format.as_ref(), &verdicts).map_err(AnalyzeError::Write)?;
         summary.write_time += started.elapsed();
+        spare.extend(verdicts.runs.into_iter().map(relabel));
         if ended {
             break;
         }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde_json::Value;
-use sudokit::analyze::{AnalyzeOptions, Summary, Verdict};
+use sudokit::analyze::{AnalyzeOptions, Summary, Verdict, Verdicts};
 use sudokit::parse::Format;
 use sudokit::solver::Status;
 
@@ -95,10 +95,6 @@ const CHINESE: Wording = Wording {
 /// The command's own fields, after the common ones.
 const FIELDS: [&str; 3] = ["solution", "clues", "minimal"];
 
-/// Verdicts formatted per task: large enough that a task's overhead is
-/// nothing beside its formatting, small enough to spread a block over cores.
-const FORMAT_CHUNK: usize = 4096;
-
 /// Writes verdicts as they come, numbering puzzles across blocks and
 /// sources.
 struct Printer {
@@ -108,41 +104,51 @@ struct Printer {
     printed: u64,
     /// The CSV columns.
     columns: Vec<&'static str>,
+    /// Output buffers of the last block, emptied, for the next one: fresh
+    /// ones would make the kernel map and zero their pages anew.
+    spare: Vec<Vec<u8>>,
 }
 
 impl Printer {
-    /// Formats a block's verdicts in parallel chunks, then writes them in order.
+    /// Formats a block's verdicts in parallel, a run (a piece of the block)
+    /// per task, then writes them in order.
     fn write(
         &mut self,
         source: Option<&str>,
         format: Option<&Format>,
-        verdicts: &[Verdict<'_>],
+        verdicts: &Verdicts<'_>,
     ) -> io::Result<()> {
-        let first = self.printed + 1;
+        let mut starts = Vec::with_capacity(verdicts.runs().len());
+        for run in verdicts.runs() {
+            starts.push((self.printed + 1, self.spare.pop().unwrap_or_default()));
+            self.printed += run.len() as u64;
+        }
+        let this = &*self;
         let chunks: Vec<Vec<u8>> = verdicts
-            .par_chunks(FORMAT_CHUNK)
-            .enumerate()
-            .map(|(i, chunk)| {
-                let mut out = Vec::with_capacity(chunk.len() * 48);
-                for (j, verdict) in chunk.iter().enumerate() {
-                    let number = first + (i * FORMAT_CHUNK + j) as u64;
-                    if self.output == OutputFormat::Text {
-                        write_text(&mut out, self.words, number, verdict);
+            .runs()
+            .par_iter()
+            .zip(starts)
+            .map(|(run, (first, mut out))| {
+                out.reserve(run.len() * 48);
+                for (number, verdict) in (first..).zip(run) {
+                    if this.output == OutputFormat::Text {
+                        write_text(&mut out, this.words, number, verdict);
                     } else {
                         let record = Printer::record(source, format, number, verdict);
-                        match self.output {
-                            OutputFormat::Csv => record.write_csv(&self.columns, &mut out),
+                        match this.output {
+                            OutputFormat::Csv => record.write_csv(&this.columns, &mut out),
                             _ => record.write_json(&mut out),
                         }
                     }
                 }
-                Ok(out)
+                out
             })
-            .collect::<io::Result<_>>()?;
-        self.printed += verdicts.len() as u64;
+            .collect();
         let mut stdout = io::stdout().lock();
-        for chunk in &chunks {
-            stdout.write_all(chunk)?;
+        for mut chunk in chunks {
+            stdout.write_all(&chunk)?;
+            chunk.clear();
+            self.spare.push(chunk);
         }
         stdout.flush()
     }
@@ -247,6 +253,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         },
         printed: 0,
         columns: csv_columns(&FIELDS),
+        spare: Vec::new(),
     };
     if output == OutputFormat::Csv {
         let mut header = Vec::new();

@@ -19,7 +19,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use anyhow::Context;
-use sudokit::analyze::{analyze_stream, AnalyzeError, AnalyzeOptions, Summary, Verdict};
+use sudokit::analyze::{analyze_stream, AnalyzeError, AnalyzeOptions, Summary, Verdicts};
 use sudokit::grid::{Puzzle, Shape};
 use sudokit::lines::{Item, LineReader};
 use sudokit::parse::{classify, Format, FormatError, FormatSpec, Line, ParseError};
@@ -302,7 +302,7 @@ impl PuzzleLines {
 pub fn analyze_sources(
     sources: Vec<Source>,
     options: &AnalyzeOptions,
-    mut sink: impl FnMut(Option<&str>, Option<&Format>, &[Verdict<'_>]) -> io::Result<()>,
+    mut sink: impl FnMut(Option<&str>, Option<&Format>, &Verdicts<'_>) -> io::Result<()>,
     mut source_done: impl FnMut(),
 ) -> anyhow::Result<Summary> {
     let several = sources.len() > 1;
