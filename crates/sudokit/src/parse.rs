@@ -313,14 +313,15 @@ impl Format {
                 expected,
             });
         }
-        // A branch-free pass; the rare bad line is located afterwards.
-        let mut unknown = false;
+        // A branch-free pass; the rare bad line is located afterwards. Values
+        // are at most 64, so only [`UNKNOWN`] sets the top bit.
+        let mut seen = 0u8;
         for (&b, slot) in cells.iter().zip(out.iter_mut()) {
             let v = self.alphabet.values[b as usize];
             *slot = v;
-            unknown |= v == UNKNOWN;
+            seen |= v;
         }
-        if !unknown {
+        if seen & 0x80 == 0 {
             return Ok(());
         }
         let i = cells
