@@ -131,16 +131,6 @@ impl<'a> Verdicts<'a> {
         self.runs.iter().flatten()
     }
 
-    /// Number of verdicts.
-    pub fn len(&self) -> usize {
-        self.runs.iter().map(Vec::len).sum()
-    }
-
-    /// Whether there is no verdict.
-    pub fn is_empty(&self) -> bool {
-        self.runs.iter().all(Vec::is_empty)
-    }
-
     /// Appends a run (an empty one is dropped).
     fn push_run(&mut self, run: Vec<Verdict<'a>>) {
         if !run.is_empty() {
