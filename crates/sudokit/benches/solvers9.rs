@@ -4,8 +4,11 @@
 //!
 //! For each set it prints one row: the rate of `Fast9Solver` on its SIMD path
 //! and on its portable path, of `GeneralSolver`, and of the `sudoku` crate,
-//! with `Fast9Solver`'s guesses per puzzle and tdoku's published rate on this
-//! machine for comparison. Before timing, it checks that every engine gives
+//! with `Fast9Solver`'s guesses per puzzle and, when `TDOKU_BENCH` names a
+//! tdoku `run_benchmark` built locally (nothing of tdoku is in this
+//! repository), tdoku's rate on the same file measured in the same run
+//! (`-t<SOLVERS9_SECONDS> -w1 -e1 -v0`, which counts solutions up to 2) and
+//! fast9's ratio to it. Before timing, it checks that every engine gives
 //! every puzzle the same status (none, unique, multiple) and that every
 //! solution `Fast9Solver` returns solves its puzzle.
 //!
@@ -23,15 +26,30 @@ use sudokit::solver::fast9::Fast9Solver;
 use sudokit::solver::general::GeneralSolver;
 use sudokit::solver::{Solver, Status};
 
-/// The sets, with tdoku's and the `sudoku` crate's measured rate (puzzles/s,
-/// count up to 2, one core of this machine) as reference figures.
-const SETS: [(&str, f64); 5] = [
-    ("puzzles2_17_clue.txt", 281e3),
-    ("puzzles3_magictour_top1465.txt", 106e3),
-    ("puzzles5_forum_hardest_1905_11+.txt", 18.6e3),
-    ("puzzles6_forum_hardest_1106.txt", 11.9e3),
-    ("puzzles7_serg_benchmark.txt", 422e3),
+/// The standard sets' file names.
+const SETS: [&str; 5] = [
+    "puzzles2_17_clue.txt",
+    "puzzles3_magictour_top1465.txt",
+    "puzzles5_forum_hardest_1905_11+.txt",
+    "puzzles6_forum_hardest_1106.txt",
+    "puzzles7_serg_benchmark.txt",
 ];
+
+/// tdoku's rate (puzzles/s) on `set`, from the `run_benchmark` program at
+/// `program` run for `seconds`: the second column of its `|tdoku` row.
+fn tdoku_rate(program: &std::path::Path, set: &std::path::Path, seconds: f64) -> Option<f64> {
+    let output = std::process::Command::new(program)
+        .arg(format!("-t{}", seconds.ceil().max(1.0) as u64))
+        .args(["-w1", "-n250000", "-e1", "-v0"])
+        .arg(set)
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .find(|line| line.starts_with("|tdoku"))
+        .and_then(|line| line.split('|').nth(2))
+        .and_then(|rate| rate.trim().parse().ok())
+}
 
 fn data_dir() -> PathBuf {
     match std::env::var_os("SUDOKIT_DATA9") {
@@ -125,17 +143,22 @@ fn main() {
         simd.uses_simd()
     );
     println!(
-        "{:<38} {:>7} {:>11} {:>11} {:>11} {:>11} {:>11} {:>9}",
+        "{:<38} {:>7} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>9}",
         "set",
         "puzzles",
         "fast9 simd",
         "fast9 scal",
         "general",
         "sudoku 0.8",
-        "tdoku ref",
+        "tdoku",
+        "fast9/tdoku",
         "guesses"
     );
-    for (name, tdoku) in SETS {
+    let tdoku_program = std::env::var_os("TDOKU_BENCH").map(PathBuf::from);
+    if tdoku_program.is_none() {
+        println!("(tdoku not measured: set TDOKU_BENCH to a locally built tdoku run_benchmark)");
+    }
+    for name in SETS {
         if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
             continue;
         }
@@ -189,8 +212,15 @@ fn main() {
             ],
         );
         let (r_simd, r_scalar, r_general, r_crate) = (r[0], r[1], r[2], r[3]);
+        let tdoku = tdoku_program
+            .as_deref()
+            .and_then(|program| tdoku_rate(program, &path, min.as_secs_f64()));
+        let (tdoku, ratio) = match tdoku {
+            Some(rate) => (format!("{rate:.0}"), format!("{:.2}", r_simd / rate)),
+            None => ("-".to_string(), "-".to_string()),
+        };
         println!(
-            "{:<38} {:>7} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>9.2}",
+            "{:<38} {:>7} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>11} {:>11} {:>9.2}",
             name.trim_end_matches(".txt"),
             puzzles.len(),
             r_simd,
@@ -198,6 +228,7 @@ fn main() {
             r_general,
             r_crate,
             tdoku,
+            ratio,
             guesses as f64 / puzzles.len() as f64
         );
     }
