@@ -187,7 +187,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
 /// The run's counts in one line.
 fn summary(args: &SearchArgs, seeds: usize, stats: &Stats, start: Instant) -> String {
     format!(
-        "{{-{}+{}}} shard {}: {} seeds, {} units, {} candidates, {} unique, {} minimal, {} new, {} skipped, {:.3} s",
+        "{{-{}+{}}} shard {}: {} seeds, {} units, {} candidates, {} unique, {} minimal, {} new, {:.3} s",
         args.remove,
         args.add,
         args.shard,
@@ -197,7 +197,6 @@ fn summary(args: &SearchArgs, seeds: usize, stats: &Stats, start: Instant) -> St
         stats.unique,
         stats.minimal,
         stats.new,
-        stats.skipped,
         start.elapsed().as_secs_f64()
     )
 }

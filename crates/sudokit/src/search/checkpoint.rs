@@ -12,7 +12,7 @@
 //! The file is three lines of text:
 //!
 //! ```text
-//! sudokit hunt checkpoint 2
+//! sudokit hunt checkpoint 3
 //! {"hunt":{…},"done":…,"out_len":…,"out_digest":…,"stats":{…}}
 //! fnv1a64 0123456789abcdef
 //! ```
@@ -29,8 +29,11 @@ use std::path::{Path, PathBuf};
 use super::digest::Fnv1a;
 use super::Stats;
 
-/// The checkpoint format this code writes and reads.
-pub const VERSION: u32 = 2;
+/// The checkpoint format this code writes and reads. Format 3 came when
+/// the hunt stopped skipping units with over 200,000 solutions: a format 2
+/// checkpoint may count such units as done without their finds, so it is
+/// refused rather than resumed into a silently partial hunt.
+pub const VERSION: u32 = 3;
 
 /// The first line's words before the version.
 const MAGIC: &str = "sudokit hunt checkpoint";
@@ -103,7 +106,7 @@ pub enum LoadError {
     Io(#[from] io::Error),
     /// The file does not start like a checkpoint (checkpoints of sudokit
     /// before format 2 were bare JSON without a checksum).
-    #[error("not a sudokit hunt checkpoint (one written before checkpoint format {VERSION} has no checksum and cannot be verified)")]
+    #[error("not a sudokit hunt checkpoint (one written before checkpoint format 2 has no checksum and cannot be verified)")]
     Foreign,
     /// The checksum does not match the content.
     #[error("damaged: its checksum does not match its content")]
@@ -230,12 +233,12 @@ mod tests {
     fn other_versions_and_old_checkpoints_are_named() {
         let bytes = sample().encode();
         let text = String::from_utf8(bytes).unwrap();
-        let body = text.replacen(" 2\n", " 3\n", 1);
+        let body = text.replacen(&format!(" {VERSION}\n"), " 2\n", 1);
         let body = &body[..body.rfind(CHECKSUM).unwrap()];
-        let v3 = format!("{body}{CHECKSUM} {:016x}\n", Fnv1a::of(body.as_bytes()));
+        let v2 = format!("{body}{CHECKSUM} {:016x}\n", Fnv1a::of(body.as_bytes()));
         assert!(matches!(
-            Checkpoint::decode(v3.as_bytes()),
-            Err(LoadError::Version(v)) if v == "3"
+            Checkpoint::decode(v2.as_bytes()),
+            Err(LoadError::Version(v)) if v == "2"
         ));
         let old = br#"{"fingerprint":1,"done":2,"out_len":3,"stats":{}}"#;
         assert!(matches!(Checkpoint::decode(old), Err(LoadError::Foreign)));

@@ -2,9 +2,10 @@
 //! every unique, minimal puzzle made by removing `R` of a seed's clues and
 //! adding `A` new ones.
 //!
-//! - [`neighbours`] does one *unit* — one seed, one removal — by
-//!   enumerating the reduced puzzle's solutions and choosing added clues
-//!   that rule out all but one (see there).
+//! - [`neighbours`] does one *unit* — one seed, one removal — choosing for
+//!   each puzzle on the way by its number of solutions: few are listed and
+//!   the added clues chosen to rule out all but one; with many, each
+//!   possible clue is added in turn (see there).
 //! - [`run`] drives the whole hunt: units numbered seed by seed, removals in
 //!   lexicographic order; `--shard I/N` keeps units `u ≡ I−1 (mod N)`, so
 //!   the shards partition the hunt; units run in parallel batches; finds are
@@ -14,14 +15,12 @@
 //! - [`out_file`] locks the out file for the run and checks it against the
 //!   checkpoint before a resume changes it.
 //! - [`digest`] is the FNV-1a digest both use.
-//! - `solutions` enumerates a puzzle's solutions.
 
 pub mod checkpoint;
 pub mod digest;
 pub mod neighbours;
 pub mod out_file;
 mod run;
-mod solutions;
 
 pub use neighbours::{unit_neighbours, UnitCounts};
 pub use run::{

@@ -2,71 +2,103 @@
 //!
 //! # Method
 //!
-//! Removing the clues `S` from the seed leaves a puzzle `Q`. Adding clues to
-//! `Q` only ever keeps some of `Q`'s solutions, so the finished puzzle is
-//! unique exactly when its added clues agree with one solution `s` of `Q`
-//! and rule out every other solution `t`. A clue at cell `c` (with digit
-//! `s[c]`) rules out `t` when `t[c] ≠ s[c]`, so with `D_t` the cells where
-//! `t` differs from `s`, the added cells must *hit* every `D_t`. Instead of
-//! trying (cells × digits)^A additions, the search enumerates `Q`'s
-//! solutions once and, for each `s`, the hitting sets of exactly `A` cells:
-//! branch on the cells of the unhit `D_t` with fewest choices, excluding
-//! each cell from its later siblings so that every set appears once.
+//! Removing the clues `S` from the seed leaves a puzzle `Q`; the unit's
+//! finds are the unique, minimal puzzles `Q + X` for sets `X` of `A` new
+//! clues. Which way to find them is chosen per puzzle by how many
+//! solutions it has, since the two ways cost in opposite directions:
 //!
-//! A hitting set gives a minimal puzzle only if
-//! - it is a minimal hitting set: every added cell is the only one to rule
-//!   out some `t` (else that added clue is redundant; sets smaller than `A`
-//!   that already hit everything are never extended for the same reason);
-//! - no old clue became redundant: removing any clue of `Q` must leave
-//!   several solutions, checked with the solver. Most unique candidates
-//!   fail here, and on the same few clues, so the clue that failed last is
-//!   tried first (move to front): one solver call rejects most candidates.
+//! - **From the solutions** (few of them): adding clues to `P` only ever
+//!   keeps some of `P`'s solutions, so `P + X` is unique exactly when its
+//!   clues agree with one solution `s` of `P` and rule out every other
+//!   solution `t`. A clue at cell `c` (with digit `s[c]`) rules out `t` when
+//!   `t[c] ≠ s[c]`, so with `D_t` the cells where `t` differs from `s`, the
+//!   added cells must *hit* every `D_t`. The search lists `P`'s solutions
+//!   once and, for each `s`, the hitting sets of exactly the clues still to
+//!   add: branch on the cells of the unhit `D_t` with fewest choices,
+//!   excluding each cell from its later siblings so that every set appears
+//!   once. With one clue left no set is built: the cell `c` makes `s`
+//!   unique exactly when no other solution has `s[c]` there, which one
+//!   tally of digits per cell over all solutions tells.
+//! - **Directly** (many solutions, where the hitting sets' work grows with
+//!   the square of their number): each possible new clue (an empty cell
+//!   that may still come after the clues added so far, and a digit its
+//!   row, column and box allow) is added in turn, and the puzzle it makes
+//!   is handled the same way, by its own number of solutions, with one
+//!   clue fewer to add. The last clue is tested with the solver, unless
+//!   the solutions known so far rule it out: when two known solutions have
+//!   digit `d` at cell `c`, both survive that clue, which then cannot make
+//!   the puzzle unique. The solutions listed while counting are known from
+//!   the start, and every test that finds two solutions adds both, so the
+//!   tests rule out more and more of the clues still to test.
+//!
+//! The solutions are listed (by the 9×9 engine) up to a bound that depends
+//! on the clues left to add; reaching it means "many". Once a puzzle has no
+//! solution or one, nothing is added to it (an added clue would be
+//! redundant). Both ways give every
+//! added set once, in increasing order of its cells, so the unit's finds
+//! are the same whichever way each puzzle takes (they are returned sorted).
+//!
+//! A unique puzzle is minimal only if
+//! - every added clue is needed: with the solutions, every added cell must
+//!   be the only one to rule out some `t` (sets smaller than `A` that
+//!   already hit everything are never extended, for the same reason);
+//!   directly, the puzzle before the last clue had several solutions;
+//! - no earlier clue became redundant: removing any clue of the puzzle the
+//!   last step started from must leave several solutions, checked with the
+//!   solver. Most unique candidates fail here, and on the same few clues,
+//!   so the clue that failed last is tried first (move to front): one
+//!   solver call rejects most candidates.
 //!
 //! Re-adding a removed clue with its own digit is skipped: that puzzle lies
 //! in the smaller {−(R−1)+(A−1)} neighbourhood.
 
-use super::solutions::all_solutions;
-use crate::grid::{check_cells, InputError, Shape};
-use crate::solver::Solver;
+use std::collections::HashSet;
 
-/// More solutions than this after the removal: the unit is skipped (counted
-/// in [`UnitCounts::skipped`]); a minimal seed one or two clues short has
-/// far fewer.
-pub const MAX_SOLUTIONS: usize = 200_000;
+use super::digest::Fnv1a;
+use crate::grid::{check_cells, InputError, Shape};
+use crate::solver::fast9::Fast9Solver;
+use crate::solver::raw::RawSolver;
 
 /// Counts for one unit (seed × removal).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct UnitCounts {
-    /// Candidate targets: solutions of the reduced puzzle examined.
+    /// Candidates examined: solutions of puzzles whose solutions were
+    /// listed in full, plus puzzles tested directly with the solver.
     pub candidates: u64,
-    /// Unique puzzles built (hitting sets of exactly `A` cells).
+    /// Unique puzzles built (with exactly `A` clues added, each needed).
     pub unique: u64,
     /// Of those, minimal ones.
     pub minimal: u64,
-    /// Units skipped for having more than [`MAX_SOLUTIONS`] solutions.
-    pub skipped: u64,
 }
 
 /// An 81-cell set, bit `k` for cell `k`.
 type Cells = u128;
 
+/// The puzzles with up to this many solutions are worked from their
+/// solutions, those with more directly, when `left` clues are still to be
+/// added. Measured with `benches/hunt.rs` on 17-clue seeds and the 40-clue
+/// one: with one clue left a short list is best, since the direct tests
+/// learn more solutions as they go ({−1+1} and {−1+2} of 17-clue seeds
+/// take 4× and 8× longer with 2048 than with 16 to 64, and the 40-clue
+/// seed's neighbourhoods do not change); with more, 256 (the hitting sets'
+/// pairwise differences grow with the square of the solutions, while
+/// {−2+3} of the 40-clue seed takes 2× longer with 32 and 4× with 16).
+fn listing_bound(left: usize) -> u64 {
+    match left {
+        0 | 1 => 32,
+        _ => 256,
+    }
+}
+
 /// The unique minimal puzzles `seed − removed + A clues` (see the module
-/// docs), in a fixed order, and the unit's counts. An error when `solver` is
-/// not a 9×9 solver, a value of `seed` exceeds 9 or a cell of `removed` is
-/// not below 81.
+/// docs), sorted, and the unit's counts. An error when a value of `seed`
+/// exceeds 9 or a cell of `removed` is not below 81.
 pub fn unit_neighbours(
-    solver: &mut dyn Solver,
+    solver: &mut Fast9Solver,
     seed: &[u8; 81],
     removed: &[u8],
     add: usize,
 ) -> Result<(Vec<[u8; 81]>, UnitCounts), InputError> {
-    let nine = Shape::new(3, 3).expect("3×3 boxes are a valid shape");
-    if solver.shape() != nine {
-        return Err(InputError::WrongShape {
-            found: solver.shape(),
-            expected: nine,
-        });
-    }
     check_seed(seed)?;
     if let Some(&k) = removed.iter().find(|&&k| k >= 81) {
         return Err(InputError::NoSuchCell {
@@ -82,63 +114,299 @@ pub(crate) fn check_seed(seed: &[u8; 81]) -> Result<(), InputError> {
     check_cells(Shape::new(3, 3).expect("3×3 boxes are a valid shape"), seed)
 }
 
-/// [`unit_neighbours`] for a 9×9 solver, a checked seed and cells below 81.
+/// [`unit_neighbours`] for a checked seed and cells below 81.
 pub(crate) fn unit_neighbours_raw(
-    solver: &mut dyn Solver,
+    solver: &mut Fast9Solver,
     seed: &[u8; 81],
     removed: &[u8],
     add: usize,
 ) -> (Vec<[u8; 81]>, UnitCounts) {
-    let mut counts = UnitCounts::default();
     let mut reduced = *seed;
+    let mut undo = [0u8; 81];
     for &k in removed {
         reduced[k as usize] = 0;
+        undo[k as usize] = seed[k as usize];
     }
-    let Some(solutions) = all_solutions(&reduced, MAX_SOLUTIONS) else {
-        counts.skipped = 1;
-        return (Vec::new(), counts);
+    let mut unit = Unit {
+        solver,
+        undo,
+        order: std::array::from_fn(|k| k as u8),
+        counts: UnitCounts::default(),
+        finds: Vec::new(),
+        lists: vec![Vec::new(); add + 1],
+        diffs: Vec::new(),
+        sets: Vec::new(),
+        pair: Vec::new(),
+        known: HashSet::new(),
     };
-    // masks[i][d]: cells where solution i holds digit d + 1.
-    let masks: Vec<[Cells; 9]> = solutions.iter().map(digit_masks).collect();
-    let blank: Cells = (0..81)
+    let blank = (0..81)
         .filter(|&k| reduced[k] == 0)
-        .fold(0, |m, k| m | 1 << k);
-    let mut finds = Vec::new();
-    let mut diffs: Vec<Cells> = Vec::with_capacity(solutions.len());
-    let mut sets = Vec::new();
-    let mut old: Vec<usize> = (0..81).filter(|&k| reduced[k] != 0).collect();
-    for (i, s) in solutions.iter().enumerate() {
-        counts.candidates += 1;
-        diffs.clear();
-        diffs.extend(
-            masks
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .map(|(_, t)| (0..9).fold(0, |m, d| m | (masks[i][d] & !t[d]))),
-        );
-        let undo: Cells = removed
-            .iter()
-            .filter(|&&k| s[k as usize] == seed[k as usize])
-            .fold(0, |m, &k| m | 1 << k);
-        sets.clear();
-        hitting_sets(&diffs, blank & !undo, 0, 0, add, &mut sets);
-        for &set in &sets {
-            if !every_cell_needed(&diffs, set) {
+        .fold(0, |m: Cells, k| m | 1 << k);
+    unit.extend(&reduced, blank, add, 0);
+    let Unit {
+        mut finds, counts, ..
+    } = unit;
+    finds.sort_unstable();
+    (finds, counts)
+}
+
+/// One unit's search: the solver, what it found, and buffers reused by
+/// every puzzle it looks at.
+struct Unit<'s> {
+    solver: &'s mut Fast9Solver,
+    /// The digit that may not be added at each cell (the seed's own, at a
+    /// removed cell), or 0.
+    undo: [u8; 81],
+    /// Cells in the order their clues are tried for redundancy: the clue
+    /// found redundant last comes first.
+    order: [u8; 81],
+    counts: UnitCounts,
+    finds: Vec<[u8; 81]>,
+    /// Solution lists, one per depth of added clues.
+    lists: Vec<Vec<[u8; 81]>>,
+    /// The differences `D_t` of the solution being extended.
+    diffs: Vec<Cells>,
+    /// Its hitting sets.
+    sets: Vec<Cells>,
+    /// The solutions a direct test found.
+    pair: Vec<[u8; 81]>,
+    /// Digests of the solutions known while testing the last clue directly.
+    known: HashSet<u64>,
+}
+
+impl Unit<'_> {
+    /// Finds the unique minimal puzzles `puzzle + X`, `X` being `left` new
+    /// clues at cells of `allowed`, by the way `puzzle`'s number of
+    /// solutions calls for; `depth` clues were added before.
+    fn extend(&mut self, puzzle: &[u8; 81], allowed: Cells, left: usize, depth: usize) {
+        if left == 0 {
+            self.test(puzzle, puzzle);
+            return;
+        }
+        let bound = listing_bound(left);
+        let mut list = std::mem::take(&mut self.lists[depth]);
+        let n = self.solver.solutions_into(puzzle, bound + 1, &mut list);
+        if n < 2 {
+            // None, or already unique: any added clue would be redundant.
+        } else if n <= bound {
+            self.counts.candidates += n;
+            if left == 1 {
+                self.last_by_tally(puzzle, allowed, &list);
+            } else {
+                self.by_hitting_sets(puzzle, allowed, left, &list);
+            }
+        } else if left == 1 {
+            self.last_by_tests(puzzle, allowed, &list);
+        } else {
+            self.clue_by_clue(puzzle, allowed, left, depth);
+        }
+        self.lists[depth] = list;
+    }
+
+    /// Counts `unique` and keeps it when it is unique and no clue it shares
+    /// with `before` (the puzzle before its last added clues) is redundant.
+    fn test(&mut self, unique: &[u8; 81], before: &[u8; 81]) {
+        self.counts.candidates += 1;
+        if self.solver.solve_raw(unique, 2, None).solutions != 1 {
+            return;
+        }
+        self.counts.unique += 1;
+        self.keep_if_minimal(unique, before);
+    }
+    /// Keeps `puzzle`, unique with every added clue needed, when each clue
+    /// of `before` is needed too; a clue found redundant moves to the front
+    /// of the order, to be tried first next time.
+    fn keep_if_minimal(&mut self, puzzle: &[u8; 81], before: &[u8; 81]) {
+        let mut probe = *puzzle;
+        for i in 0..81 {
+            let k = self.order[i] as usize;
+            if before[k] == 0 {
                 continue;
             }
-            counts.unique += 1;
-            let mut puzzle = reduced;
-            for k in bits(set) {
-                puzzle[k] = s[k];
+            probe[k] = 0;
+            let several = self.solver.solve_raw(&probe, 2, None).solutions >= 2;
+            probe[k] = puzzle[k];
+            if !several {
+                self.order[..=i].rotate_right(1);
+                return;
             }
-            if old_clues_needed(solver, &puzzle, &mut old) {
-                counts.minimal += 1;
-                finds.push(puzzle);
+        }
+        self.counts.minimal += 1;
+        self.finds.push(*puzzle);
+    }
+
+    /// Cells of `allowed` where solution `s` may get a clue: not the seed's
+    /// own digit back at a removed cell.
+    fn open_for(&self, s: &[u8; 81], allowed: Cells) -> Cells {
+        bits(allowed)
+            .filter(|&k| self.undo[k] != 0 && s[k] == self.undo[k])
+            .fold(allowed, |m, k| m & !(1 << k))
+    }
+
+    /// One clue left, all of `puzzle`'s solutions known: solution `s` with
+    /// a clue at `c` is unique exactly when no other solution has `s[c]`
+    /// at `c`.
+    fn last_by_tally(&mut self, puzzle: &[u8; 81], allowed: Cells, solutions: &[[u8; 81]]) {
+        let (once, twice) = digit_tally(solutions);
+        for s in solutions {
+            let masks = digit_masks(s);
+            let sole: Cells = (0..9).fold(0, |m, d| m | (masks[d] & !twice[d]));
+            debug_assert!((0..9).all(|d| masks[d] & !once[d] == 0));
+            for k in bits(sole & self.open_for(s, allowed)) {
+                self.counts.unique += 1;
+                let mut unique = *puzzle;
+                unique[k] = s[k];
+                self.keep_if_minimal(&unique, puzzle);
             }
         }
     }
-    (finds, counts)
+
+    /// Several clues left, all of `puzzle`'s solutions known: the hitting
+    /// sets of each solution's differences from the others.
+    fn by_hitting_sets(
+        &mut self,
+        puzzle: &[u8; 81],
+        allowed: Cells,
+        left: usize,
+        solutions: &[[u8; 81]],
+    ) {
+        // masks[i][d]: cells where solution i holds digit d + 1.
+        let masks: Vec<[Cells; 9]> = solutions.iter().map(digit_masks).collect();
+        let mut diffs = std::mem::take(&mut self.diffs);
+        let mut sets = std::mem::take(&mut self.sets);
+        for (i, s) in solutions.iter().enumerate() {
+            diffs.clear();
+            diffs.extend(
+                masks
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .map(|(_, t)| (0..9).fold(0, |m, d| m | (masks[i][d] & !t[d]))),
+            );
+            sets.clear();
+            hitting_sets(&diffs, self.open_for(s, allowed), 0, 0, left, &mut sets);
+            for &set in &sets {
+                if !every_cell_needed(&diffs, set) {
+                    continue;
+                }
+                self.counts.unique += 1;
+                let mut unique = *puzzle;
+                for k in bits(set) {
+                    unique[k] = s[k];
+                }
+                self.keep_if_minimal(&unique, puzzle);
+            }
+        }
+        self.diffs = diffs;
+        self.sets = sets;
+    }
+
+    /// One clue left and too many solutions to list: tests each possible
+    /// clue with the solver, skipping those that two known solutions of
+    /// `puzzle` share (both would survive it). `known` are some of its
+    /// solutions, and every test that finds two adds them.
+    fn last_by_tests(&mut self, puzzle: &[u8; 81], allowed: Cells, known: &[[u8; 81]]) {
+        let (mut once, mut twice) = digit_tally(known);
+        self.known.clear();
+        self.known.extend(known.iter().map(|s| Fnv1a::of(s)));
+        let mut pair = std::mem::take(&mut self.pair);
+        let free = free_digits(puzzle);
+        for k in bits(allowed) {
+            let mut digits = free[k];
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                if twice[d] >> k & 1 != 0 || self.undo[k] == d as u8 + 1 {
+                    continue;
+                }
+                let mut next = *puzzle;
+                next[k] = d as u8 + 1;
+                self.counts.candidates += 1;
+                match self.solver.solutions_into(&next, 2, &mut pair) {
+                    0 => {}
+                    1 => {
+                        self.counts.unique += 1;
+                        self.keep_if_minimal(&next, puzzle);
+                    }
+                    _ => {
+                        // A solution already known (by its digest) is not
+                        // tallied twice; a digest collision only loses a
+                        // skip, never a find.
+                        for t in &pair {
+                            if self.known.insert(Fnv1a::of(t)) {
+                                let masks = digit_masks(t);
+                                for d in 0..9 {
+                                    twice[d] |= once[d] & masks[d];
+                                    once[d] |= masks[d];
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.pair = pair;
+    }
+
+    /// Several clues left and too many solutions to list: adds each possible
+    /// clue in turn and goes on from the puzzle it makes, at later cells.
+    fn clue_by_clue(&mut self, puzzle: &[u8; 81], allowed: Cells, left: usize, depth: usize) {
+        let free = free_digits(puzzle);
+        for k in bits(allowed) {
+            let mut digits = free[k];
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                if self.undo[k] == d as u8 + 1 {
+                    continue;
+                }
+                let mut next = *puzzle;
+                next[k] = d as u8 + 1;
+                let later = allowed & !((2 << k) - 1);
+                self.extend(&next, later, left - 1, depth + 1);
+            }
+        }
+    }
+}
+
+/// Digits each cell of `puzzle` may take (bit `d` for digit `d + 1`): none
+/// for a clue, else those its row, column and box do not hold.
+fn free_digits(puzzle: &[u8; 81]) -> [u16; 81] {
+    let mut used = [0u16; 27];
+    for (k, &v) in puzzle.iter().enumerate() {
+        if v != 0 {
+            for u in units_of(k) {
+                used[u] |= 1 << (v - 1);
+            }
+        }
+    }
+    std::array::from_fn(|k| {
+        if puzzle[k] != 0 {
+            return 0;
+        }
+        let [a, b, c] = units_of(k);
+        !(used[a] | used[b] | used[c]) & 0x1FF
+    })
+}
+
+/// Row, column and box of cell `k`.
+fn units_of(k: usize) -> [usize; 3] {
+    let (r, c) = (k / 9, k % 9);
+    [r, 9 + c, 18 + r / 3 * 3 + c / 3]
+}
+
+/// For each digit, the cells where at least one, and where at least two,
+/// of `solutions` hold it.
+fn digit_tally(solutions: &[[u8; 81]]) -> ([Cells; 9], [Cells; 9]) {
+    let (mut once, mut twice) = ([0; 9], [0; 9]);
+    for s in solutions {
+        let masks = digit_masks(s);
+        for d in 0..9 {
+            twice[d] |= once[d] & masks[d];
+            once[d] |= masks[d];
+        }
+    }
+    (once, twice)
 }
 
 fn digit_masks(solution: &[u8; 81]) -> [Cells; 9] {
@@ -160,8 +428,7 @@ fn bits(mut set: Cells) -> impl Iterator<Item = usize> {
 }
 
 /// Pushes every set of exactly `left` more cells from `allowed & !excluded`
-/// that, with `chosen`, hits every member of `diffs`, and that is reached
-/// before the budget runs out (see the module docs).
+/// that, with `chosen`, hits every member of `diffs` (see the module docs).
 fn hitting_sets(
     diffs: &[Cells],
     allowed: Cells,
@@ -207,21 +474,4 @@ fn every_cell_needed(diffs: &[Cells], set: Cells) -> bool {
         }
     }
     private == set
-}
-
-/// Whether each clue of `old` is needed in `puzzle`; a clue found redundant
-/// moves to the front of `old`, to be tried first next time.
-fn old_clues_needed(solver: &mut dyn Solver, puzzle: &[u8; 81], old: &mut [usize]) -> bool {
-    let mut probe = *puzzle;
-    for i in 0..old.len() {
-        let k = old[i];
-        probe[k] = 0;
-        let several = solver.solve_raw(&probe, 2, None).solutions >= 2;
-        probe[k] = puzzle[k];
-        if !several {
-            old[..=i].rotate_right(1);
-            return false;
-        }
-    }
-    true
 }

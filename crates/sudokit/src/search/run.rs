@@ -100,7 +100,7 @@ pub struct HuntOptions {
 pub struct Stats {
     /// Units (seed × removal) done.
     pub units: u64,
-    /// Candidate targets examined (solutions of reduced puzzles).
+    /// Candidates examined (see [`UnitCounts::candidates`]).
     pub candidates: u64,
     /// Unique puzzles built.
     pub unique: u64,
@@ -109,8 +109,6 @@ pub struct Stats {
     /// Minimal and new: no equivalent puzzle was in the out file, among the
     /// seeds, or found before.
     pub new: u64,
-    /// Units skipped for too many solutions.
-    pub skipped: u64,
 }
 
 impl Stats {
@@ -119,7 +117,6 @@ impl Stats {
         self.candidates += c.candidates;
         self.unique += c.unique;
         self.minimal += c.minimal;
-        self.skipped += c.skipped;
     }
 }
 

@@ -133,6 +133,10 @@ pub struct Fast9Solver {
     outcome: Outcome,
     want_first: bool,
     first: Option<[u8; 81]>,
+    /// Whether solutions are kept in `found` ([`Fast9Solver::solutions_into`]).
+    collect: bool,
+    /// The solutions found so far, when `collect`.
+    found: Vec<[u8; 81]>,
     quick: bool,
 }
 
@@ -172,8 +176,30 @@ impl Fast9Solver {
             outcome: Outcome::default(),
             want_first: false,
             first: None,
+            collect: false,
+            found: Vec::new(),
             quick: true,
         }
+    }
+
+    /// Fills `out` with the solutions of `givens` (81 values, 0 = blank),
+    /// up to `limit` of them, in the search's order, replacing what it held;
+    /// returns how many. For the neighbourhood hunt, which needs a reduced
+    /// puzzle's solutions themselves, not only their number. `out`'s
+    /// capacity is reused: nothing is allocated once it is large enough.
+    pub(crate) fn solutions_into(
+        &mut self,
+        givens: &[u8; 81],
+        limit: u64,
+        out: &mut Vec<[u8; 81]>,
+    ) -> u64 {
+        out.clear();
+        std::mem::swap(out, &mut self.found);
+        self.collect = true;
+        let n = self.solve_raw(givens, limit, None).solutions;
+        self.collect = false;
+        std::mem::swap(out, &mut self.found);
+        n
     }
 
     /// Runs the search from `board`, compiled for AVX2/BMI2 when `simd`.
@@ -210,6 +236,9 @@ impl Fast9Solver {
                     if self.want_first && self.first.is_none() {
                         self.first = Some(grid_of(&board));
                     }
+                    if self.collect {
+                        self.found.push(grid_of(&board));
+                    }
                     if self.outcome.solutions >= self.limit {
                         return;
                     }
@@ -222,6 +251,7 @@ impl Fast9Solver {
                     self.stack.clear();
                     self.outcome.solutions = 0;
                     self.first = None;
+                    self.found.clear();
                     board = start;
                     self.prev = [[u32::MAX, u32::MAX, u32::MAX, 0]; 9];
                     continue;
