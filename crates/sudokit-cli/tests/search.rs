@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 use sudokit::canon::canonical_form;
 use sudokit::generate::{GenerateOptions, Generator};
 use sudokit::grid::Shape;
-use sudokit::search::{run, HuntOptions, Shard};
+use sudokit::search::{run, Batch, HuntOptions, Shard};
 
 /// Two minimal seeds, small enough for a {-1+1} hunt to take a moment.
 fn seeds() -> Vec<[u8; 81]> {
@@ -37,7 +37,7 @@ fn options() -> HuntOptions {
         add: 1,
         min_clues: 0,
         shard: Shard::default(),
-        batch: 7,
+        batch: Batch::Units(7),
     }
 }
 
@@ -63,7 +63,7 @@ fn checkpoint_of(out: &Path) -> PathBuf {
 fn interrupted(seeds: &[[u8; 81]], out: &Path) {
     let killed = catch_unwind(AssertUnwindSafe(|| {
         run(seeds, &options(), out, &checkpoint_of(out), false, &|p| {
-            if p.done_here >= 14 {
+            if p.checkpointed && p.done_here >= 14 {
                 panic!("killed");
             }
         })

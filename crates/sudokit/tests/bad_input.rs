@@ -13,7 +13,7 @@ use sudokit::budget::Budget;
 use sudokit::canon::{canonical_form, canonicalize, Transform};
 use sudokit::grid::{InputError, Puzzle, Shape};
 use sudokit::parse::ParseError;
-use sudokit::search::{neighbourhood, run, unit_neighbours, HuntError, HuntOptions, Shard};
+use sudokit::search::{neighbourhood, run, unit_neighbours, Batch, HuntError, HuntOptions, Shard};
 use sudokit::solver::choice::EngineChoice;
 use sudokit::solver::count::count_solutions;
 use sudokit::solver::fast9::Fast9Solver;
@@ -237,7 +237,7 @@ fn the_hunt_rejects_bad_seeds_and_removals() {
         add: 1,
         min_clues: 0,
         shard: Shard::default(),
-        batch: 1,
+        batch: Batch::Units(1),
     };
     let result = run(
         &[ok_seed, seed],

@@ -9,12 +9,15 @@ use std::collections::{BTreeSet, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use sudokit::analyze::is_minimal;
 use sudokit::canon::canonical_form;
 use sudokit::generate::{GenerateOptions, Generator};
 use sudokit::grid::Shape;
-use sudokit::search::{neighbourhood, removals, run, unit_neighbours, HuntOptions, Shard, Stats};
+use sudokit::search::{
+    neighbourhood, removals, run, unit_neighbours, Batch, HuntOptions, Shard, Stats,
+};
 use sudokit::solver::fast9::Fast9Solver;
 use sudokit::solver::general::GeneralSolver;
 use sudokit::solver::Solver;
@@ -36,7 +39,9 @@ fn minimal_seeds(seed: u64, n: u64) -> Vec<[u8; 81]> {
 }
 
 /// Every unique minimal puzzle `seed − removed + A clues`, by trying every
-/// set of `A` (cell, digit) additions with the general engine.
+/// set of `A` (cell, digit) additions in increasing cell order with the
+/// general engine; a set whose first clues already leave no solution or
+/// one is not extended (any further clue would be redundant).
 fn brute_unit(seed: &[u8; 81], removed: &[u8], add: usize) -> BTreeSet<Vec<u8>> {
     let mut solver = GeneralSolver::new(Shape::new(3, 3).unwrap());
     let mut reduced = *seed;
@@ -51,12 +56,14 @@ fn brute_unit(seed: &[u8; 81], removed: &[u8], add: usize) -> BTreeSet<Vec<u8>> 
     let mut out = BTreeSet::new();
     let mut stack = vec![(0usize, reduced, 0usize)];
     while let Some((from, puzzle, placed)) = stack.pop() {
+        let solutions = solver.solve(&puzzle, 2, None).unwrap().solutions;
         if placed == add {
-            if solver.solve(&puzzle, 2, None).unwrap().solutions == 1
-                && is_minimal(&mut solver, &puzzle).unwrap()
-            {
+            if solutions == 1 && is_minimal(&mut solver, &puzzle).unwrap() {
                 out.insert(puzzle.to_vec());
             }
+            continue;
+        }
+        if solutions < 2 {
             continue;
         }
         for (i, &(k, d)) in options.iter().enumerate().skip(from) {
@@ -70,34 +77,72 @@ fn brute_unit(seed: &[u8; 81], removed: &[u8], add: usize) -> BTreeSet<Vec<u8>> 
     out
 }
 
+/// The bundled 17-clue puzzles (the fewest clues a 9×9 puzzle can have),
+/// whose reduced puzzles have up to millions of solutions.
+fn seventeens() -> Vec<[u8; 81]> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/famous-9x9.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let seeds: Vec<[u8; 81]> = text
+        .lines()
+        .filter(|l| l.contains(" 17-"))
+        .map(|l| std::array::from_fn(|k| l.as_bytes()[k].saturating_sub(b'0').min(9)))
+        .collect();
+    assert!(seeds.len() >= 3);
+    for s in &seeds {
+        assert_eq!(clue_cells(s).len(), 17);
+    }
+    seeds
+}
+
+/// Whether `unit_neighbours` finds what `brute_unit` does on these units;
+/// the number of finds.
+fn agrees_with_brute_force(seed: &[u8; 81], remove: usize, add: usize, units: usize) -> usize {
+    let mut solver = Fast9Solver::new();
+    let mut total = 0;
+    for removed in removals(&clue_cells(seed), remove).take(units) {
+        let (finds, counts) = unit_neighbours(&mut solver, seed, &removed, add).unwrap();
+        let ours: BTreeSet<Vec<u8>> = finds.iter().map(|f| f.to_vec()).collect();
+        assert_eq!(ours.len(), finds.len(), "no find twice");
+        assert_eq!(counts.minimal as usize, finds.len());
+        assert_eq!(
+            ours,
+            brute_unit(seed, &removed, add),
+            "{{-{remove}+{add}}} removing {removed:?}"
+        );
+        total += ours.len();
+    }
+    total
+}
+
 fn clue_cells(p: &[u8; 81]) -> Vec<u8> {
     (0..81u8).filter(|&k| p[k as usize] != 0).collect()
 }
 
 #[test]
 fn finds_equal_brute_force() {
-    let mut solver = Fast9Solver::new();
     let mut total = 0;
-    for (seed, (r, a), units) in [
+    for (seeds, (r, a), units) in [
         (minimal_seeds(1, 2), (1, 1), usize::MAX),
         (minimal_seeds(2, 1), (2, 1), 25),
         (minimal_seeds(3, 1), (1, 2), 2),
     ] {
-        for s in &seed {
-            for removed in removals(&clue_cells(s), r).take(units) {
-                let (finds, counts) = unit_neighbours(&mut solver, s, &removed, a).unwrap();
-                let ours: BTreeSet<Vec<u8>> = finds.iter().map(|f| f.to_vec()).collect();
-                assert_eq!(ours.len(), finds.len(), "no find twice");
-                assert_eq!(counts.minimal as usize, finds.len());
-                assert_eq!(
-                    ours,
-                    brute_unit(s, &removed, a),
-                    "{{-{r}+{a}}} removing {removed:?}"
-                );
-                total += ours.len();
-            }
+        for s in &seeds {
+            total += agrees_with_brute_force(s, r, a, units);
         }
     }
+    assert!(total > 0, "the comparison saw some finds");
+}
+
+#[test]
+fn low_clue_seeds_equal_brute_force() {
+    let seeds = seventeens();
+    let mut total = 0;
+    for s in &seeds {
+        total += agrees_with_brute_force(s, 1, 1, usize::MAX);
+    }
+    // Two clues to add to a puzzle of millions of solutions: clue by clue.
+    total += agrees_with_brute_force(&seeds[0], 1, 2, 2);
+    total += agrees_with_brute_force(&seeds[1], 2, 2, 1);
     assert!(total > 0, "the comparison saw some finds");
 }
 
@@ -140,7 +185,7 @@ fn options(shard: Shard) -> HuntOptions {
         add: 1,
         min_clues: 0,
         shard,
-        batch: 7,
+        batch: Batch::Units(7),
     }
 }
 
@@ -202,7 +247,7 @@ fn killed_and_resumed_equals_uninterrupted() {
         let _ = std::fs::remove_file(&ck);
         let killed = catch_unwind(AssertUnwindSafe(|| {
             run(&seeds, &options(Shard::default()), &out, &ck, false, &|p| {
-                if p.done_here >= kill_after * 7 {
+                if p.checkpointed && p.done_here >= kill_after * 7 {
                     panic!("killed");
                 }
             })
@@ -221,12 +266,95 @@ fn killed_and_resumed_equals_uninterrupted() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn batches_parse_and_print() {
+    for (text, batch) in [
+        ("64", Batch::Units(64)),
+        ("2s", Batch::Every(Duration::from_secs(2))),
+        ("0.25s", Batch::Every(Duration::from_millis(250))),
+    ] {
+        assert_eq!(text.parse::<Batch>(), Ok(batch));
+        assert_eq!(batch.to_string(), text);
+    }
+    for bad in ["0", "0s", "-1s", "s", "2m", "", "1e99s", "NaNs"] {
+        let error = bad.parse::<Batch>().unwrap_err();
+        assert!(error.contains(&format!("'{bad}'")), "{error}");
+    }
+}
+
+#[test]
+fn timed_batches_hunt_the_same_as_counted_ones() {
+    let seeds = minimal_seeds(9, 3);
+    let dir = temp_dir("timed");
+    let (counted, stats) = hunt(&seeds, &dir, "counted", Shard::default());
+    for every in [Duration::from_micros(1), Duration::from_secs(60)] {
+        let (out, ck) = (dir.join("timed"), dir.join("timed.ck"));
+        let _ = std::fs::remove_file(&out);
+        let checkpoints = Mutex::new(Vec::new());
+        let options = HuntOptions {
+            batch: Batch::Every(every),
+            ..options(Shard::default())
+        };
+        let timed = run(&seeds, &options, &out, &ck, false, &|p| {
+            if p.checkpointed {
+                checkpoints.lock().unwrap().push(p.done);
+            }
+        })
+        .unwrap();
+        assert_eq!(timed, stats);
+        let got = lines(&out);
+        assert_eq!(got.len(), counted.len());
+        assert!(forms(&got) == forms(&counted), "the same finds");
+        let checkpoints = checkpoints.into_inner().unwrap();
+        assert_eq!(checkpoints.last(), Some(&stats.units));
+        assert!(checkpoints.windows(2).all(|w| w[0] < w[1]));
+        assert!(!ck.exists());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn progress_is_heard_after_every_unit_and_every_checkpoint() {
+    let seeds = minimal_seeds(8, 2);
+    let dir = temp_dir("progress");
+    let reports = Mutex::new(Vec::new());
+    let all = run(
+        &seeds,
+        &options(Shard::default()),
+        &dir.join("out"),
+        &dir.join("out.ck"),
+        false,
+        &|p| reports.lock().unwrap().push(*p),
+    )
+    .unwrap();
+    let (checkpoints, units): (Vec<_>, Vec<_>) = reports
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .partition(|p| p.checkpointed);
+    let dones: Vec<u64> = units.iter().map(|p| p.done).collect();
+    assert_eq!(
+        dones,
+        (1..=all.units).collect::<Vec<_>>(),
+        "each unit once, in order"
+    );
+    assert_eq!(units.last().unwrap().stats, all);
+    let batches: Vec<u64> = (1..=all.units.div_ceil(7))
+        .map(|b| (b * 7).min(all.units))
+        .collect();
+    let dones: Vec<u64> = checkpoints.iter().map(|p| p.done).collect();
+    assert_eq!(dones, batches, "one checkpoint per batch");
+    assert_eq!(checkpoints.last().unwrap().stats, all);
+    assert!(checkpoints.iter().all(|p| p.total == all.units));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Leaves `out` and `ck` as a kill does right after the checkpoint of the
 /// `batches`-th batch.
 fn interrupted(seeds: &[[u8; 81]], out: &Path, ck: &Path, batches: u64) {
     let killed = catch_unwind(AssertUnwindSafe(|| {
         run(seeds, &options(Shard::default()), out, ck, false, &|p| {
-            if p.done_here >= batches * 7 {
+            if p.checkpointed && p.done_here >= batches * 7 {
                 panic!("killed");
             }
         })
@@ -308,7 +436,7 @@ fn a_second_run_on_the_same_out_file_is_refused() {
     // (resume, checkpoint of the second run, refused, files unchanged)
     let seconds: Mutex<Vec<(bool, PathBuf, bool, bool)>> = Mutex::new(Vec::new());
     let first = run(&seeds, &options(Shard::default()), &out, &ck, false, &|p| {
-        if p.done_here != 7 {
+        if !p.checkpointed || p.done_here != 7 {
             return;
         }
         for (resume, second_ck) in [

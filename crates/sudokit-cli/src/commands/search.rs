@@ -1,7 +1,9 @@
 //! `sudokit search [FILE|PUZZLE…]`: the {−R+A} neighbourhood hunt
 //! (SPEC §8). Seeds are read like every command's puzzles (9×9 only). New
 //! unique minimal puzzles are appended to `--out` as they are found; a
-//! progress bar on standard error shows the rate and ETA. With `--format
+//! progress bar on standard error shows the rate and ETA, and when standard
+//! error is not a terminal (a batch job's log) a progress line is printed
+//! there every [`PROGRESS_EVERY`] instead. With `--format
 //! text` standard output has the invalid seed lines and then the summary;
 //! with `jsonl` or `csv` it has records: one per invalid seed line, then one
 //! per find (status `unique`, fields `clues` and `seed_number`, the seed's
@@ -15,12 +17,12 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value;
 use sudokit::parse::Format;
-use sudokit::search::{Find, Hunt, HuntOptions, Progress, Shard, Start, Stats};
+use sudokit::search::{Batch, Find, Hunt, HuntOptions, Progress, Shard, Start, Stats};
 
 use super::canon::{nine, nine_spec, require_nine};
 use super::input::{locate, InputArgs, PuzzleLines};
@@ -35,6 +37,10 @@ const FIELDS: [&str; 2] = ["clues", "seed_number"];
 
 /// The status of a find: its solution is unique (and it is minimal).
 const UNIQUE: &str = "unique";
+
+/// How often a progress line is printed when standard error is not a
+/// terminal (hunts shorter than this print none).
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 
 /// Options of `sudokit search`.
 #[derive(clap::Args, Debug)]
@@ -66,15 +72,17 @@ pub struct SearchArgs {
     /// Checkpoint file (default: the out file's name + `.checkpoint`).
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
-    /// Units (seed × removal) per checkpointed batch.
-    #[arg(long, value_name = "N", default_value_t = 64)]
-    pub batch: usize,
+    /// Units (seed × removal) per checkpointed batch: `N` units, or `Ts`
+    /// for as many as take about T seconds (the size follows the time the
+    /// last batch took).
+    #[arg(long, value_name = "N|Ts", default_value_t = Batch::DEFAULT)]
+    pub batch: Batch,
     // text: invalid seed lines, then the summary; jsonl, csv: records of
     // invalid seed lines and of finds, the summary on standard error.
     #[command(flatten)]
     pub output: OutputArgs,
-    /// No progress bar, no note on resuming, and (jsonl, csv) no summary on
-    /// standard error.
+    /// No progress bar or progress lines, no note on resuming, and (jsonl,
+    /// csv) no summary on standard error.
     #[arg(long, short)]
     pub quiet: bool,
     #[command(flatten)]
@@ -145,7 +153,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
         add: args.add,
         min_clues: args.min_clues,
         shard: args.shard,
-        batch: args.batch.max(1),
+        batch: args.batch,
     };
     let finds = FindPrinter {
         output,
@@ -159,11 +167,22 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
         }),
     };
     let bar = progress_bar(args.quiet);
+    // Off a terminal: when the last progress line was printed.
+    let lines = (!args.quiet && !io::stderr().is_terminal()).then(|| Mutex::new(Instant::now()));
     let report = |p: &Progress| {
         bar.set_length(p.total);
         bar.set_position(p.done);
         bar.set_message(format!("minimal {}  new {}", p.stats.minimal, p.stats.new));
-        finds.print();
+        if p.checkpointed {
+            finds.print();
+        }
+        if let Some(last) = &lines {
+            let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+            if last.elapsed() >= PROGRESS_EVERY {
+                *last = Instant::now();
+                eprintln!("sudokit search: {}", progress_line(p));
+            }
+        }
     };
     let start = Instant::now();
     let hunt = Hunt::open(&seeds, &options, &args.out, &checkpoint, args.resume)?;
@@ -182,6 +201,31 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Where the hunt stands, for a log: units done of all, the finds so far,
+/// the rate of this run and the time left at that rate.
+fn progress_line(p: &Progress) -> String {
+    let rate = p.done_here as f64 / p.elapsed.as_secs_f64().max(1e-9);
+    let left = if rate > 0.0 {
+        let seconds = p.total.saturating_sub(p.done) as f64 / rate;
+        format!(
+            "{}",
+            indicatif::HumanDuration(Duration::from_secs_f64(seconds))
+        )
+    } else {
+        "unknown".to_string()
+    };
+    format!(
+        "{}/{} units ({:.1}%), {} minimal, {} new, {:.0} units/s, {} left",
+        p.done,
+        p.total,
+        100.0 * p.done as f64 / p.total.max(1) as f64,
+        p.stats.minimal,
+        p.stats.new,
+        rate,
+        left
+    )
 }
 
 /// The run's counts in one line.
@@ -332,4 +376,32 @@ fn progress_bar(quiet: bool) -> ProgressBar {
             .unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style);
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{progress_line, Progress, Stats};
+    use std::time::Duration;
+
+    #[test]
+    fn a_progress_line_says_where_the_hunt_stands_and_how_long_is_left() {
+        let mut p = Progress {
+            done: 300,
+            total: 1000,
+            stats: Stats {
+                minimal: 7,
+                new: 5,
+                ..Stats::default()
+            },
+            elapsed: Duration::from_secs(20),
+            done_here: 200,
+            checkpointed: false,
+        };
+        assert_eq!(
+            progress_line(&p),
+            "300/1000 units (30.0%), 7 minimal, 5 new, 10 units/s, 70 seconds left"
+        );
+        p.done_here = 0;
+        assert!(progress_line(&p).ends_with("0 units/s, unknown left"));
+    }
 }

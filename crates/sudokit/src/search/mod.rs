@@ -24,7 +24,7 @@ mod run;
 
 pub use neighbours::{unit_neighbours, UnitCounts};
 pub use run::{
-    neighbourhood, run, Find, Hunt, HuntError, HuntOptions, Progress, Shard, Start, Stats,
+    neighbourhood, run, Batch, Find, Hunt, HuntError, HuntOptions, Progress, Shard, Start, Stats,
 };
 
 /// The removals of `r` cells from the clue cells `clues`, in lexicographic

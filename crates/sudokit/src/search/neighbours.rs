@@ -75,18 +75,34 @@ pub struct UnitCounts {
 type Cells = u128;
 
 /// The puzzles with up to this many solutions are worked from their
-/// solutions, those with more directly, when `left` clues are still to be
-/// added. Measured with `benches/hunt.rs` on 17-clue seeds and the 40-clue
+/// solutions, those with more directly, by the clues still to be added. Measured with `benches/hunt.rs` on 17-clue seeds and the 40-clue
 /// one: with one clue left a short list is best, since the direct tests
 /// learn more solutions as they go ({−1+1} and {−1+2} of 17-clue seeds
 /// take 4× and 8× longer with 2048 than with 16 to 64, and the 40-clue
 /// seed's neighbourhoods do not change); with more, 256 (the hitting sets'
 /// pairwise differences grow with the square of the solutions, while
 /// {−2+3} of the 40-clue seed takes 2× longer with 32 and 4× with 16).
-fn listing_bound(left: usize) -> u64 {
-    match left {
-        0 | 1 => 32,
-        _ => 256,
+const LISTING_BOUNDS: Bounds = Bounds {
+    last: 32,
+    more: 256,
+};
+
+/// How many solutions a puzzle may have to be worked from its solutions:
+/// `last` when one clue is left to add, `more` when several are.
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    last: u64,
+    more: u64,
+}
+
+impl Bounds {
+    /// The bound when `left` clues are still to be added.
+    fn for_left(self, left: usize) -> u64 {
+        if left <= 1 {
+            self.last
+        } else {
+            self.more
+        }
     }
 }
 
@@ -121,6 +137,18 @@ pub(crate) fn unit_neighbours_raw(
     removed: &[u8],
     add: usize,
 ) -> (Vec<[u8; 81]>, UnitCounts) {
+    unit_with_bounds(solver, seed, removed, add, LISTING_BOUNDS)
+}
+
+/// [`unit_neighbours_raw`] with other listing bounds (the tests force each
+/// way with them).
+fn unit_with_bounds(
+    solver: &mut Fast9Solver,
+    seed: &[u8; 81],
+    removed: &[u8],
+    add: usize,
+    bounds: Bounds,
+) -> (Vec<[u8; 81]>, UnitCounts) {
     let mut reduced = *seed;
     let mut undo = [0u8; 81];
     for &k in removed {
@@ -129,6 +157,7 @@ pub(crate) fn unit_neighbours_raw(
     }
     let mut unit = Unit {
         solver,
+        bounds,
         undo,
         order: std::array::from_fn(|k| k as u8),
         counts: UnitCounts::default(),
@@ -154,6 +183,8 @@ pub(crate) fn unit_neighbours_raw(
 /// every puzzle it looks at.
 struct Unit<'s> {
     solver: &'s mut Fast9Solver,
+    /// Up to how many solutions a puzzle is worked from its solutions.
+    bounds: Bounds,
     /// The digit that may not be added at each cell (the seed's own, at a
     /// removed cell), or 0.
     undo: [u8; 81],
@@ -183,7 +214,8 @@ impl Unit<'_> {
             self.test(puzzle, puzzle);
             return;
         }
-        let bound = listing_bound(left);
+        // At least two are listed, to tell one solution from several.
+        let bound = self.bounds.for_left(left).max(1);
         let mut list = std::mem::take(&mut self.lists[depth]);
         let n = self.solver.solutions_into(puzzle, bound + 1, &mut list);
         if n < 2 {
@@ -474,4 +506,54 @@ fn every_cell_needed(diffs: &[Cells], set: Cells) -> bool {
         }
     }
     private == set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{unit_with_bounds, Bounds, LISTING_BOUNDS};
+    use crate::generate::{GenerateOptions, Generator};
+    use crate::grid::Shape;
+    use crate::search::removals;
+    use crate::solver::fast9::Fast9Solver;
+
+    /// Every puzzle listed (up to a bound no unit here reaches), none
+    /// (every clue added and tested), and the default mix.
+    const WAYS: [Bounds; 3] = [
+        Bounds {
+            last: 1 << 20,
+            more: 1 << 20,
+        },
+        Bounds { last: 0, more: 0 },
+        LISTING_BOUNDS,
+    ];
+
+    #[test]
+    fn every_way_finds_the_same_puzzles() {
+        let mut options = GenerateOptions::new(Shape::new(3, 3).unwrap());
+        options.minimal = true;
+        let mut generator = Generator::new(options);
+        let mut solver = Fast9Solver::new();
+        let mut finds = 0;
+        for (index, (remove, add, units)) in [(1, 1, 99), (1, 2, 3), (2, 1, 40), (2, 2, 2)]
+            .into_iter()
+            .enumerate()
+        {
+            let seed: [u8; 81] = generator
+                .generate(11, index as u64)
+                .unwrap()
+                .puzzle
+                .cells()
+                .try_into()
+                .unwrap();
+            let clues: Vec<u8> = (0..81).filter(|&k| seed[k as usize] != 0).collect();
+            for removed in removals(&clues, remove).take(units) {
+                let [all, none, mixed] = WAYS
+                    .map(|bounds| unit_with_bounds(&mut solver, &seed, &removed, add, bounds).0);
+                assert_eq!(all, none, "{{-{remove}+{add}}} removing {removed:?}");
+                assert_eq!(all, mixed, "{{-{remove}+{add}}} removing {removed:?}");
+                finds += all.len();
+            }
+        }
+        assert!(finds > 0, "the comparison saw some finds");
+    }
 }

@@ -79,6 +79,87 @@ impl fmt::Display for Shard {
     }
 }
 
+/// How many units a hunt does between two checkpoints. Written `N` for
+/// that many units, or `Ts` (e.g. `2s`, `0.5s`) for as many as take about
+/// `T` seconds: the size then follows the time the last batch took, so that
+/// checkpoints neither dominate a hunt of quick units nor leave minutes of
+/// work to redo after a kill in a hunt of slow ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Batch {
+    /// This many units (0 counts as 1).
+    Units(usize),
+    /// As many units as take about this long.
+    Every(Duration),
+}
+
+impl Batch {
+    /// The default: about two seconds of work between checkpoints.
+    pub const DEFAULT: Batch = Batch::Every(Duration::from_secs(2));
+
+    /// The size of the first batch.
+    fn first(self) -> usize {
+        match self {
+            Batch::Units(n) => n.max(1),
+            Batch::Every(_) => 2 * rayon::current_num_threads(),
+        }
+    }
+
+    /// The size of the batch after one of `size` units that took `took`:
+    /// scaled toward the target time, growing at most fourfold at a time
+    /// and never below one unit per thread.
+    fn next(self, size: usize, took: Duration) -> usize {
+        match self {
+            Batch::Units(n) => n.max(1),
+            Batch::Every(target) => {
+                let grown = size.saturating_mul(4);
+                let scaled = if took.is_zero() {
+                    grown
+                } else {
+                    (size as f64 * target.as_secs_f64() / took.as_secs_f64()) as usize
+                };
+                scaled.clamp(rayon::current_num_threads(), grown.max(1))
+            }
+        }
+    }
+}
+
+impl Default for Batch {
+    fn default() -> Self {
+        Batch::DEFAULT
+    }
+}
+
+impl FromStr for Batch {
+    type Err = String;
+
+    /// Parses `N` (units, at least 1) or `Ts` (seconds, above 0).
+    fn from_str(text: &str) -> Result<Batch, String> {
+        let bad =
+            || format!("batch '{text}' is neither a number of units (64) nor of seconds (2s)");
+        match text.trim().strip_suffix('s') {
+            Some(seconds) => match seconds.parse::<f64>() {
+                Ok(s) if s > 0.0 && s.is_finite() && s < 1e9 => {
+                    Ok(Batch::Every(Duration::from_secs_f64(s)))
+                }
+                _ => Err(bad()),
+            },
+            None => match text.trim().parse::<usize>() {
+                Ok(n) if n > 0 => Ok(Batch::Units(n)),
+                _ => Err(bad()),
+            },
+        }
+    }
+}
+
+impl fmt::Display for Batch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Batch::Units(n) => write!(f, "{n}"),
+            Batch::Every(t) => write!(f, "{}s", t.as_secs_f64()),
+        }
+    }
+}
+
 /// What to hunt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HuntOptions {
@@ -91,8 +172,8 @@ pub struct HuntOptions {
     pub min_clues: usize,
     /// The slice of the hunt to run.
     pub shard: Shard,
-    /// Units per batch: finds are checkpointed batch by batch.
-    pub batch: usize,
+    /// How many units make a batch: finds are checkpointed batch by batch.
+    pub batch: Batch,
 }
 
 /// Counts of a hunt.
@@ -120,7 +201,8 @@ impl Stats {
     }
 }
 
-/// Where a hunt stands, reported after each batch.
+/// Where a hunt stands, reported after each unit and after each batch's
+/// checkpoint.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
     /// Units of this shard done (including those of a resumed checkpoint).
@@ -133,6 +215,10 @@ pub struct Progress {
     pub elapsed: Duration,
     /// Units done by this run (not restored from a checkpoint).
     pub done_here: u64,
+    /// Whether this report follows a checkpoint (one per batch, in order,
+    /// from the thread that called the run); the others follow a unit, from
+    /// the thread that did it, while the batch goes on.
+    pub checkpointed: bool,
 }
 
 /// A new find, as a hunt appends it to its out file.
@@ -443,8 +529,9 @@ impl<'a> Hunt<'a> {
 
     /// Runs the hunt: discards a checkpoint not resumed, cuts the out file
     /// back to its verified prefix when resuming (the finds after it are
-    /// redone), appends new finds, checkpoints after every batch (`progress`
-    /// hears then) and removes the checkpoint when the shard is complete.
+    /// redone), appends new finds, checkpoints after every batch and removes
+    /// the checkpoint when the shard is complete. `progress` hears after
+    /// every unit and every checkpoint (see [`Progress::checkpointed`]).
     /// Returns the counts of the whole shard.
     pub fn run(self, progress: &(dyn Fn(&Progress) + Sync)) -> Result<Stats, HuntError> {
         self.run_with_finds(progress, &|_| {})
@@ -480,7 +567,15 @@ impl<'a> Hunt<'a> {
             .collect();
         let sink = Mutex::new(sink);
         let first = done;
-        for batch in units.chunks(options.batch.max(1)) {
+        let total = self.id.units;
+        // Units done and counts so far, batches under way included.
+        let live = Mutex::new((done, stats));
+        let mut size = options.batch.first();
+        let mut rest = &units[..];
+        while !rest.is_empty() {
+            let (batch, later) = rest.split_at(size.min(rest.len()));
+            rest = later;
+            let batch_started = Instant::now();
             let results: Vec<io::Result<(UnitCounts, u64)>> = batch
                 .par_iter()
                 .map_init(Fast9Solver::new, |solver, (i, removed)| {
@@ -497,6 +592,18 @@ impl<'a> Hunt<'a> {
                             });
                         }
                     }
+                    let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
+                    live.0 += 1;
+                    live.1.add(&counts);
+                    live.1.new += new;
+                    progress(&Progress {
+                        done: live.0,
+                        total,
+                        stats: live.1,
+                        elapsed: started.elapsed(),
+                        done_here: live.0 - first,
+                        checkpointed: false,
+                    });
                     Ok((counts, new))
                 })
                 .collect();
@@ -506,6 +613,7 @@ impl<'a> Hunt<'a> {
                 stats.new += new;
             }
             done += batch.len() as u64;
+            size = options.batch.next(batch.len(), batch_started.elapsed());
             let (out_len, out_digest) = {
                 let sink = sink.lock().unwrap_or_else(|e| e.into_inner());
                 sink.settle().map_err(io_at(out))?
@@ -518,12 +626,14 @@ impl<'a> Hunt<'a> {
                 stats,
             };
             record.save(checkpoint).map_err(io_at(checkpoint))?;
+            *live.lock().unwrap_or_else(|e| e.into_inner()) = (done, stats);
             progress(&Progress {
                 done,
-                total: self.id.units,
+                total,
                 stats,
                 elapsed: started.elapsed(),
                 done_here: done - first,
+                checkpointed: true,
             });
         }
         // Complete: nothing left to resume. The lock is still held (the
@@ -536,7 +646,7 @@ impl<'a> Hunt<'a> {
 
 /// Runs (or, with `resume`, continues) a hunt over `seeds`, appending new
 /// finds to `out` and checkpointing to `checkpoint`; `progress` hears after
-/// every batch. Returns the counts of the whole shard. [`Hunt::open`] then
+/// every unit and every checkpoint. Returns the counts of the whole shard. [`Hunt::open`] then
 /// [`Hunt::run`], for callers with nothing to say about where it starts.
 pub fn run(
     seeds: &[[u8; 81]],
