@@ -342,36 +342,26 @@ impl Unit<'_> {
         self.known.clear();
         self.known.extend(known.iter().map(|s| Fnv1a::of(s)));
         let mut pair = std::mem::take(&mut self.pair);
-        let free = free_digits(puzzle);
-        for k in bits(allowed) {
-            let mut digits = free[k];
-            while digits != 0 {
-                let d = digits.trailing_zeros() as usize;
-                digits &= digits - 1;
-                if twice[d] >> k & 1 != 0 || self.undo[k] == d as u8 + 1 {
-                    continue;
+        for (k, digit) in new_clues(puzzle, allowed, self.undo) {
+            if twice[digit as usize - 1] >> k & 1 != 0 {
+                continue;
+            }
+            let mut next = *puzzle;
+            next[k] = digit;
+            self.counts.candidates += 1;
+            match self.solver.solutions_into(&next, 2, &mut pair) {
+                0 => {}
+                1 => {
+                    self.counts.unique += 1;
+                    self.keep_if_minimal(&next, puzzle);
                 }
-                let mut next = *puzzle;
-                next[k] = d as u8 + 1;
-                self.counts.candidates += 1;
-                match self.solver.solutions_into(&next, 2, &mut pair) {
-                    0 => {}
-                    1 => {
-                        self.counts.unique += 1;
-                        self.keep_if_minimal(&next, puzzle);
-                    }
-                    _ => {
-                        // A solution already known (by its digest) is not
-                        // tallied twice; a digest collision only loses a
-                        // skip, never a find.
-                        for t in &pair {
-                            if self.known.insert(Fnv1a::of(t)) {
-                                let masks = digit_masks(t);
-                                for d in 0..9 {
-                                    twice[d] |= once[d] & masks[d];
-                                    once[d] |= masks[d];
-                                }
-                            }
+                _ => {
+                    // A solution already known (by its digest) is not
+                    // tallied twice; a digest collision only loses a skip,
+                    // never a find.
+                    for t in &pair {
+                        if self.known.insert(Fnv1a::of(t)) {
+                            tally(&mut once, &mut twice, t);
                         }
                     }
                 }
@@ -383,22 +373,29 @@ impl Unit<'_> {
     /// Several clues left and too many solutions to list: adds each possible
     /// clue in turn and goes on from the puzzle it makes, at later cells.
     fn clue_by_clue(&mut self, puzzle: &[u8; 81], allowed: Cells, left: usize, depth: usize) {
-        let free = free_digits(puzzle);
-        for k in bits(allowed) {
-            let mut digits = free[k];
-            while digits != 0 {
-                let d = digits.trailing_zeros() as usize;
-                digits &= digits - 1;
-                if self.undo[k] == d as u8 + 1 {
-                    continue;
-                }
-                let mut next = *puzzle;
-                next[k] = d as u8 + 1;
-                let later = allowed & !((2 << k) - 1);
-                self.extend(&next, later, left - 1, depth + 1);
-            }
+        for (k, digit) in new_clues(puzzle, allowed, self.undo) {
+            let mut next = *puzzle;
+            next[k] = digit;
+            let later = allowed & !((2 << k) - 1);
+            self.extend(&next, later, left - 1, depth + 1);
         }
     }
+}
+
+/// The clues that may be added to `puzzle`, as (cell, digit): each cell of
+/// `allowed` in increasing order with each digit its row, column and box
+/// allow, except `undo[cell]` (the seed's own digit at a removed cell).
+fn new_clues(
+    puzzle: &[u8; 81],
+    allowed: Cells,
+    undo: [u8; 81],
+) -> impl Iterator<Item = (usize, u8)> {
+    let free = free_digits(puzzle);
+    bits(allowed).flat_map(move |k| {
+        (1..=9u8)
+            .filter(move |&digit| free[k] >> (digit - 1) & 1 != 0 && undo[k] != digit)
+            .map(move |digit| (k, digit))
+    })
 }
 
 /// Digits each cell of `puzzle` may take (bit `d` for digit `d + 1`): none
@@ -432,13 +429,18 @@ fn units_of(k: usize) -> [usize; 3] {
 fn digit_tally(solutions: &[[u8; 81]]) -> ([Cells; 9], [Cells; 9]) {
     let (mut once, mut twice) = ([0; 9], [0; 9]);
     for s in solutions {
-        let masks = digit_masks(s);
-        for d in 0..9 {
-            twice[d] |= once[d] & masks[d];
-            once[d] |= masks[d];
-        }
+        tally(&mut once, &mut twice, s);
     }
     (once, twice)
+}
+
+/// Adds `solution` to a [`digit_tally`].
+fn tally(once: &mut [Cells; 9], twice: &mut [Cells; 9], solution: &[u8; 81]) {
+    let masks = digit_masks(solution);
+    for d in 0..9 {
+        twice[d] |= once[d] & masks[d];
+        once[d] |= masks[d];
+    }
 }
 
 fn digit_masks(solution: &[u8; 81]) -> [Cells; 9] {
