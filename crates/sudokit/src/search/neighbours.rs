@@ -44,10 +44,14 @@
 //!   already hit everything are never extended, for the same reason);
 //!   directly, the puzzle before the last clue had several solutions;
 //! - no earlier clue became redundant: removing any clue of the puzzle the
-//!   last step started from must leave several solutions, checked with the
-//!   solver. Most unique candidates fail here, and on the same few clues,
-//!   so the clue that failed last is tried first (move to front): one
-//!   solver call rejects most candidates.
+//!   last step started from must leave several solutions. Most unique
+//!   candidates fail here, and on the same few clues, so the clue that
+//!   failed last is tried first (move to front). The solver checks it;
+//!   where a puzzle worked from its solutions has many candidates, the
+//!   solutions of that puzzle less the clue are listed once instead, and
+//!   the clue is needed exactly when one of them other than the
+//!   candidate's own agrees with it on the added cells (see
+//!   `WithoutClue`).
 //!
 //! Re-adding a removed clue with its own digit is skipped: that puzzle lies
 //! in the smaller {−(R−1)+(A−1)} neighbourhood.
