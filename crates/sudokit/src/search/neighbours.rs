@@ -60,7 +60,7 @@ use std::collections::HashSet;
 
 use super::digest::Fnv1a;
 use crate::grid::{check_cells, InputError, Shape};
-use crate::solver::fast9::Fast9Solver;
+use crate::solver::fast9::{Fast9Solver, ALWAYS_QUICK};
 use crate::solver::raw::RawSolver;
 
 /// Counts for one unit (seed × removal).
@@ -176,7 +176,9 @@ fn unit_with_bounds(
     let blank = (0..81)
         .filter(|&k| reduced[k] == 0)
         .fold(0, |m: Cells, k| m | 1 << k);
+    let mode = unit.solver.set_quick_cells(ALWAYS_QUICK);
     unit.extend(&reduced, blank, add, 0);
+    unit.solver.set_quick_cells(mode);
     let Unit {
         mut finds, counts, ..
     } = unit;

@@ -101,6 +101,10 @@ enum Settled {
 /// or more cells open, the multi-solution benchmark 30 to 49.)
 const QUICK_CELLS: u32 = 50;
 
+/// A [`Fast9Solver::set_quick_cells`] setting above any number of open
+/// cells: every puzzle is searched quickly first.
+pub(crate) const ALWAYS_QUICK: u32 = 82;
+
 /// Guesses the quick search may take before the solver starts over with the
 /// thorough one (guesses keep counting), so that a hard puzzle which
 /// propagates well still gets the strong search.
@@ -138,6 +142,10 @@ pub struct Fast9Solver {
     /// The solutions found so far, when `collect`.
     found: Vec<[u8; 81]>,
     quick: bool,
+    /// Puzzles left with fewer open cells than this at their first guess
+    /// are searched quickly first ([`QUICK_CELLS`] unless changed with
+    /// [`Fast9Solver::set_quick_cells`]).
+    quick_cells: u32,
 }
 
 impl Default for Fast9Solver {
@@ -179,7 +187,19 @@ impl Fast9Solver {
             collect: false,
             found: Vec::new(),
             quick: true,
+            quick_cells: QUICK_CELLS,
         }
+    }
+
+    /// Sets below how many open cells at the first guess a puzzle is
+    /// searched quickly first, and returns the previous setting. The
+    /// default suits puzzles with one solution; the neighbourhood hunt,
+    /// whose puzzles mostly have many, sets [`ALWAYS_QUICK`] for a unit's
+    /// duration, since there the quick search finds two solutions sooner
+    /// (measured: {−1+1} of 5,000 17-clue seeds and {−2+2} of one 19%
+    /// faster; the 40-clue seed's neighbourhoods unchanged).
+    pub(crate) fn set_quick_cells(&mut self, cells: u32) -> u32 {
+        std::mem::replace(&mut self.quick_cells, cells)
     }
 
     /// Fills `out` with the solutions of `givens` (81 values, 0 = blank),
@@ -302,7 +322,7 @@ impl Fast9Solver {
                 // The first guess decides the mode: a puzzle that propagation
                 // leaves with few open cells gets the quick search.
                 let open = u[0].count_ones() + u[1].count_ones() + u[2].count_ones();
-                self.quick = open < QUICK_CELLS;
+                self.quick = open < self.quick_cells;
             }
             let (branch, untried) = if self.quick {
                 if self.outcome.guesses >= QUICK_GUESSES {
@@ -787,4 +807,51 @@ fn grid_of(board: &Board) -> [u8; 81] {
         }
     }
     grid
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Fast9Solver, ALWAYS_QUICK};
+    use crate::generate::{puzzle_rng, random_grid};
+    use crate::grid::{Puzzle, Shape};
+    use rand::seq::SliceRandom;
+
+    /// The hunt's setting changes how solutions are found, not what is
+    /// found: the same counts, and complete lists hold the same solutions,
+    /// each solving its puzzle; on both code paths.
+    #[test]
+    fn always_quick_counts_and_lists_the_same_solutions() {
+        let shape = Shape::new(3, 3).unwrap();
+        let mut rng = puzzle_rng(19, 0);
+        for engine in [Fast9Solver::new(), Fast9Solver::scalar()] {
+            let mut default = engine.clone();
+            let mut quick = engine;
+            quick.set_quick_cells(ALWAYS_QUICK);
+            for i in 0..120 {
+                let grid: [u8; 81] = random_grid(shape, &mut rng).cells().try_into().unwrap();
+                let mut cells: Vec<usize> = (0..81).collect();
+                cells.shuffle(&mut rng);
+                let mut puzzle = grid;
+                for &k in &cells[17 + i % 24..] {
+                    puzzle[k] = 0;
+                }
+                let givens = Puzzle::new(shape, puzzle.to_vec()).unwrap();
+                for limit in [1, 2, 40] {
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    let n = default.solutions_into(&puzzle, limit, &mut a);
+                    assert_eq!(n, quick.solutions_into(&puzzle, limit, &mut b));
+                    assert_eq!((a.len() as u64, b.len() as u64), (n, n));
+                    for s in a.iter().chain(&b) {
+                        let solution = Puzzle::new(shape, s.to_vec()).unwrap();
+                        assert!(givens.is_solved_by(&solution));
+                    }
+                    if n < limit {
+                        a.sort_unstable();
+                        b.sort_unstable();
+                        assert_eq!(a, b, "puzzle {i}, limit {limit}");
+                    }
+                }
+            }
+        }
+    }
 }
