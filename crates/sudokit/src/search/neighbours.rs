@@ -366,6 +366,8 @@ impl Unit<'_> {
         self.known.clear();
         self.known.extend(known.iter().map(|s| Fnv1a::of(s)));
         let mut pair = std::mem::take(&mut self.pair);
+        // Every test starts from `puzzle` propagated once.
+        let root = self.solver.root(puzzle);
         for (k, digit) in new_clues(puzzle, allowed, self.undo) {
             if twice[digit as usize - 1] >> k & 1 != 0 {
                 continue;
@@ -373,7 +375,11 @@ impl Unit<'_> {
             let mut next = *puzzle;
             next[k] = digit;
             self.counts.candidates += 1;
-            match self.solver.solutions_into(&next, 2, &mut pair) {
+            let found = match &root {
+                Some(root) => self.solver.solutions_with(root, k, digit, 2, &mut pair),
+                None => self.solver.solutions_into(&next, 2, &mut pair),
+            };
+            match found {
                 0 => {}
                 1 => {
                     self.counts.unique += 1;

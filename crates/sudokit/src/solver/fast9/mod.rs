@@ -222,7 +222,58 @@ impl Fast9Solver {
         n
     }
 
-    /// Runs the search from `board`, compiled for AVX2/BMI2 when `simd`.
+    /// `givens` propagated as far as it goes without a guess, for
+    /// [`Fast9Solver::solutions_with`]; `None` when that already shows it
+    /// has no solution or one.
+    pub(crate) fn root(&mut self, givens: &[u8; 81]) -> Option<Root> {
+        let mut cells = [0u8; 96];
+        cells[..81].copy_from_slice(givens);
+        #[cfg(target_arch = "x86_64")]
+        if self.simd {
+            // SAFETY: `simd` is only true when `simd_available()` said so.
+            return unsafe { root_x86(&cells) };
+        }
+        root_of::<false>(&cells)
+    }
+
+    /// [`Fast9Solver::solutions_into`] for the puzzle of `root` with `digit`
+    /// (1–9) added at `cell`, searched from `root`'s board rather than from
+    /// the givens: the hunt tests many one-clue additions to one puzzle.
+    /// A digit `root` has already ruled out there gives no solution at once.
+    pub(crate) fn solutions_with(
+        &mut self,
+        root: &Root,
+        cell: usize,
+        digit: u8,
+        limit: u64,
+        out: &mut Vec<[u8; 81]>,
+    ) -> u64 {
+        out.clear();
+        let (band, bit) = (cell / 27, 1u32 << (cell % 27));
+        let d = digit as usize - 1;
+        if root.0.cand[d][band] & bit == 0 {
+            return 0;
+        }
+        let mut board = root.0;
+        for (e, row) in board.cand.iter_mut().enumerate() {
+            if e != d {
+                row[band] &= !bit;
+            }
+        }
+        self.limit = limit.max(1);
+        self.outcome = Outcome::default();
+        self.first = None;
+        self.want_first = false;
+        std::mem::swap(out, &mut self.found);
+        self.collect = true;
+        self.run_from(board, root.0.cand);
+        self.collect = false;
+        std::mem::swap(out, &mut self.found);
+        self.outcome.solutions
+    }
+
+    /// Runs the search from the givens `cells`, compiled for AVX2/BMI2 when
+    /// `simd`.
     fn run(&mut self, cells: &[u8; 96]) {
         #[cfg(target_arch = "x86_64")]
         if self.simd {
@@ -230,24 +281,41 @@ impl Fast9Solver {
             unsafe { self.run_x86(cells) };
             return;
         }
-        self.search::<false>(cells);
+        self.search::<false>(initial_board::<false>(cells), ALL_DIRTY);
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
     unsafe fn run_x86(&mut self, cells: &[u8; 96]) {
-        self.search::<true>(cells);
+        self.search::<true>(initial_board::<true>(cells), ALL_DIRTY);
     }
 
-    /// Depth-first search over an explicit stack; counts solutions into
-    /// `self.outcome` and keeps the first in `self.first`.
+    /// Runs the search from `board`, whose bands `prev` marks as settled
+    /// where it equals their candidates.
+    fn run_from(&mut self, board: Board, prev: [[u32; 4]; 9]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.simd {
+            // SAFETY: `simd` is only true when `simd_available()` said so.
+            unsafe { self.run_from_x86(board, prev) };
+            return;
+        }
+        self.search::<false>(board, prev);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn run_from_x86(&mut self, board: Board, prev: [[u32; 4]; 9]) {
+        self.search::<true>(board, prev);
+    }
+
+    /// Depth-first search over an explicit stack from `start` (`settled` as
+    /// its `prev`); counts solutions into `self.outcome` and keeps the first
+    /// in `self.first`.
     #[inline(always)]
-    fn search<const SIMD: bool>(&mut self, cells: &[u8; 96]) {
-        let start = initial_board::<SIMD>(cells);
+    fn search<const SIMD: bool>(&mut self, start: Board, settled: [[u32; 4]; 9]) {
         let mut board = start;
         self.stack.clear();
-        // Lanes 0..3 differ from any mask: every band starts out dirty.
-        self.prev = [[u32::MAX, u32::MAX, u32::MAX, 0]; 9];
+        self.prev = settled;
         self.quick = true;
         loop {
             match self.settle::<SIMD>(&mut board) {
@@ -273,7 +341,7 @@ impl Fast9Solver {
                     self.first = None;
                     self.found.clear();
                     board = start;
-                    self.prev = [[u32::MAX, u32::MAX, u32::MAX, 0]; 9];
+                    self.prev = settled;
                     continue;
                 }
             }
@@ -299,25 +367,12 @@ impl Fast9Solver {
     #[inline(always)]
     fn settle<const SIMD: bool>(&mut self, board: &mut Board) -> Settled {
         loop {
-            if !propagate::<SIMD>(board, &mut self.prev) {
-                return Settled::Dead;
-            }
+            let Counts { two, three, .. } = match fixpoint::<SIMD>(board, &mut self.prev) {
+                Fixpoint::Dead => return Settled::Dead,
+                Fixpoint::Solved => return Settled::Solved,
+                Fixpoint::Open(counts) => counts,
+            };
             let u = board.unsolved;
-            if u[0] | u[1] | u[2] == 0 {
-                return Settled::Solved;
-            }
-            let Counts { one, two, three } = kernel::counts::<SIMD>(&board.cand);
-            let mut singles = [0u32; 3];
-            for b in 0..3 {
-                if u[b] & !one[b] != 0 {
-                    return Settled::Dead;
-                }
-                singles[b] = u[b] & !two[b];
-            }
-            if singles[0] | singles[1] | singles[2] != 0 {
-                place_singles(board, singles);
-                continue;
-            }
             if self.outcome.guesses == 0 && self.quick {
                 // The first guess decides the mode: a puzzle that propagation
                 // leaves with few open cells gets the quick search.
@@ -371,6 +426,68 @@ impl RawSolver for Fast9Solver {
             out.copy_from_slice(&first);
         }
         self.outcome
+    }
+}
+
+/// A `prev` that differs from every board: all bands need an update (lane 3
+/// is zero on every board, lanes 0..3 never all ones).
+const ALL_DIRTY: [[u32; 4]; 9] = [[u32::MAX, u32::MAX, u32::MAX, 0]; 9];
+
+/// A puzzle propagated to its fixpoint without a guess, and still open
+/// ([`Fast9Solver::root`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Root(Board);
+
+/// [`Fast9Solver::root`] on the given path.
+#[inline(always)]
+fn root_of<const SIMD: bool>(cells: &[u8; 96]) -> Option<Root> {
+    let mut board = initial_board::<SIMD>(cells);
+    let mut prev = ALL_DIRTY;
+    match fixpoint::<SIMD>(&mut board, &mut prev) {
+        Fixpoint::Open(_) => Some(Root(board)),
+        Fixpoint::Dead | Fixpoint::Solved => None,
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+unsafe fn root_x86(cells: &[u8; 96]) -> Option<Root> {
+    root_of::<true>(cells)
+}
+
+/// Where propagation and naked singles leave a board.
+enum Fixpoint {
+    /// A contradiction.
+    Dead,
+    /// Every cell placed: a solution.
+    Solved,
+    /// Open cells remain; their candidate counts.
+    Open(Counts),
+}
+
+/// Propagates and places naked singles until neither changes `board`.
+#[inline(always)]
+fn fixpoint<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> Fixpoint {
+    loop {
+        if !propagate::<SIMD>(board, prev) {
+            return Fixpoint::Dead;
+        }
+        let u = board.unsolved;
+        if u[0] | u[1] | u[2] == 0 {
+            return Fixpoint::Solved;
+        }
+        let counts = kernel::counts::<SIMD>(&board.cand);
+        let mut singles = [0u32; 3];
+        for b in 0..3 {
+            if u[b] & !counts.one[b] != 0 {
+                return Fixpoint::Dead;
+            }
+            singles[b] = u[b] & !counts.two[b];
+        }
+        if singles[0] | singles[1] | singles[2] == 0 {
+            return Fixpoint::Open(counts);
+        }
+        place_singles(board, singles);
     }
 }
 
@@ -852,6 +969,50 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// A clue added to a propagated puzzle gives what the same clue added
+    /// to the givens gives: the same count, and the same solutions when the
+    /// list is complete.
+    #[test]
+    fn solutions_with_a_clue_match_solving_from_the_givens() {
+        let shape = Shape::new(3, 3).unwrap();
+        let mut rng = puzzle_rng(23, 0);
+        for mut engine in [Fast9Solver::new(), Fast9Solver::scalar()] {
+            let mut tested = 0;
+            for i in 0..40 {
+                let grid: [u8; 81] = random_grid(shape, &mut rng).cells().try_into().unwrap();
+                let mut cells: Vec<usize> = (0..81).collect();
+                cells.shuffle(&mut rng);
+                let mut puzzle = grid;
+                for &k in &cells[16 + i % 12..] {
+                    puzzle[k] = 0;
+                }
+                let Some(root) = engine.root(&puzzle) else {
+                    continue;
+                };
+                for k in (0..81).filter(|&k| puzzle[k] == 0).step_by(3) {
+                    for digit in 1..=9 {
+                        let mut with = puzzle;
+                        with[k] = digit;
+                        for limit in [2, 12] {
+                            let (mut a, mut b) = (Vec::new(), Vec::new());
+                            let n = engine.solutions_into(&with, limit, &mut a);
+                            let m = engine.solutions_with(&root, k, digit, limit, &mut b);
+                            assert_eq!(n, m, "puzzle {i}, {digit} at {k}, limit {limit}");
+                            assert_eq!(b.len() as u64, m);
+                            if n < limit {
+                                a.sort_unstable();
+                                b.sort_unstable();
+                                assert_eq!(a, b);
+                            }
+                            tested += 1;
+                        }
+                    }
+                }
+            }
+            assert!(tested > 1000);
         }
     }
 }
