@@ -24,8 +24,9 @@
 //!   that may still come after the clues added so far, and a digit its
 //!   row, column and box allow) is added in turn, and the puzzle it makes
 //!   is handled the same way, by its own number of solutions, with one
-//!   clue fewer to add. The last clue is tested with the solver, unless
-//!   the solutions known so far rule it out: when two known solutions have
+//!   clue fewer to add. The last clue is tested with the solver (from the
+//!   puzzle propagated once, so a digit its propagation rules out costs
+//!   nothing), unless the solutions known so far rule it out: when two known solutions have
 //!   digit `d` at cell `c`, both survive that clue, which then cannot make
 //!   the puzzle unique. The solutions listed while counting are known from
 //!   the start, and every test that finds two solutions adds both, so the
