@@ -932,6 +932,19 @@ mod tests {
     use crate::generate::{puzzle_rng, random_grid};
     use crate::grid::{Puzzle, Shape};
     use rand::seq::SliceRandom;
+    use rand_chacha::ChaCha8Rng;
+
+    /// A random grid with all but `clues` random cells blanked.
+    fn random_puzzle(rng: &mut ChaCha8Rng, clues: usize) -> [u8; 81] {
+        let shape = Shape::new(3, 3).unwrap();
+        let mut puzzle: [u8; 81] = random_grid(shape, rng).cells().try_into().unwrap();
+        let mut cells: Vec<usize> = (0..81).collect();
+        cells.shuffle(rng);
+        for &k in &cells[clues..] {
+            puzzle[k] = 0;
+        }
+        puzzle
+    }
 
     /// The hunt's setting changes how solutions are found, not what is
     /// found: the same counts, and complete lists hold the same solutions,
@@ -945,13 +958,7 @@ mod tests {
             let mut quick = engine;
             quick.set_quick_cells(ALWAYS_QUICK);
             for i in 0..120 {
-                let grid: [u8; 81] = random_grid(shape, &mut rng).cells().try_into().unwrap();
-                let mut cells: Vec<usize> = (0..81).collect();
-                cells.shuffle(&mut rng);
-                let mut puzzle = grid;
-                for &k in &cells[17 + i % 24..] {
-                    puzzle[k] = 0;
-                }
+                let puzzle = random_puzzle(&mut rng, 17 + i % 24);
                 let givens = Puzzle::new(shape, puzzle.to_vec()).unwrap();
                 for limit in [1, 2, 40] {
                     let (mut a, mut b) = (Vec::new(), Vec::new());
@@ -977,18 +984,11 @@ mod tests {
     /// list is complete.
     #[test]
     fn solutions_with_a_clue_match_solving_from_the_givens() {
-        let shape = Shape::new(3, 3).unwrap();
         let mut rng = puzzle_rng(23, 0);
         for mut engine in [Fast9Solver::new(), Fast9Solver::scalar()] {
             let mut tested = 0;
             for i in 0..40 {
-                let grid: [u8; 81] = random_grid(shape, &mut rng).cells().try_into().unwrap();
-                let mut cells: Vec<usize> = (0..81).collect();
-                cells.shuffle(&mut rng);
-                let mut puzzle = grid;
-                for &k in &cells[16 + i % 12..] {
-                    puzzle[k] = 0;
-                }
+                let puzzle = random_puzzle(&mut rng, 16 + i % 12);
                 let Some(root) = engine.root(&puzzle) else {
                     continue;
                 };
