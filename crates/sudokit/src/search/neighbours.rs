@@ -460,6 +460,13 @@ struct WithoutClue {
     /// Per cell, the solver's checks of its clue for the current `before`
     /// while it has no list.
     checks: [u8; 81],
+    /// The digit masks of the solution whose candidates are being checked.
+    solution: [Cells; 9],
+    /// Per cell, where each listed solution differs from `solution`, for
+    /// the cells of `fresh`.
+    differ: Vec<Vec<Cells>>,
+    /// Cells whose `differ` is up to date for `solution`.
+    fresh: Cells,
 }
 
 impl Default for WithoutClue {
@@ -470,6 +477,9 @@ impl Default for WithoutClue {
             masks: Vec::new(),
             buffer: Vec::new(),
             checks: [0; 81],
+            solution: [0; 9],
+            differ: Vec::new(),
+            fresh: 0,
         }
     }
 }
@@ -478,9 +488,11 @@ impl WithoutClue {
     /// Forgets the lists: a new `before` starts.
     fn start(&mut self) {
         self.listed = 0;
+        self.fresh = 0;
         self.checks = [0; 81];
         if self.masks.is_empty() {
             self.masks = vec![Vec::new(); 81];
+            self.differ = vec![Vec::new(); 81];
         }
     }
 
@@ -506,16 +518,30 @@ impl WithoutClue {
             self.masks[c].clear();
             self.masks[c].extend(self.buffer.iter().map(digit_masks));
             self.listed |= 1 << c;
+            self.fresh &= !(1 << c);
             if n <= WITHOUT_BOUND {
                 self.complete |= 1 << c;
             } else {
                 self.complete &= !(1 << c);
             }
         }
-        let agrees = self.masks[c].iter().any(|t| {
-            let differ = (0..9).fold(0, |m, d| m | (solution[d] & !t[d]));
-            differ != 0 && differ & added == 0
-        });
+        if *solution != self.solution {
+            self.solution = *solution;
+            self.fresh = 0;
+        }
+        if self.fresh >> c & 1 == 0 {
+            // The cells where each listed solution differs from this one
+            // (itself, if listed, left out).
+            self.differ[c].clear();
+            self.differ[c].extend(
+                self.masks[c]
+                    .iter()
+                    .map(|t| (0..9).fold(0, |m, d| m | (solution[d] & !t[d])))
+                    .filter(|&differ| differ != 0),
+            );
+            self.fresh |= 1 << c;
+        }
+        let agrees = self.differ[c].iter().any(|&differ| differ & added == 0);
         if agrees {
             Some(true)
         } else if self.complete >> c & 1 != 0 {
