@@ -257,24 +257,18 @@ impl Unit<'_> {
     }
     /// Keeps `puzzle`, unique with every added clue needed, when each clue
     /// of `before` is needed too; a clue found redundant moves to the front
-    /// of the order, to be tried first next time. With `known`, the masks
-    /// of `puzzle`'s solution and the cells added to `before`, the listed
-    /// solutions of `before` less a clue decide first (see [`WithoutClue`]).
-    fn keep_if_minimal(
-        &mut self,
-        puzzle: &[u8; 81],
-        before: &[u8; 81],
-        known: Option<(&[Cells; 9], Cells)>,
-    ) {
+    /// of the order, to be tried first next time. With `added`, the cells
+    /// added to `before` from the solution given to `self.without`, the
+    /// listed solutions of `before` less a clue decide first (see
+    /// [`WithoutClue`]).
+    fn keep_if_minimal(&mut self, puzzle: &[u8; 81], before: &[u8; 81], added: Option<Cells>) {
         let mut probe = *puzzle;
         for i in 0..81 {
             let k = self.order[i] as usize;
             if before[k] == 0 {
                 continue;
             }
-            let listed = known.and_then(|(solution, added)| {
-                self.without.needed(self.solver, before, k, solution, added)
-            });
+            let listed = added.and_then(|added| self.without.needed(self.solver, before, k, added));
             let needed = listed.unwrap_or_else(|| {
                 probe[k] = 0;
                 let several = self.solver.solve_raw(&probe, 2, None).solutions >= 2;
@@ -306,13 +300,14 @@ impl Unit<'_> {
         let (once, twice) = digit_tally(solutions);
         for s in solutions {
             let masks = digit_masks(s);
-            let sole: Cells = (0..9).fold(0, |m, d| m | (masks[d] & !twice[d]));
-            debug_assert!((0..9).all(|d| masks[d] & !once[d] == 0));
+            let sole: Cells = differ(&masks, &twice);
+            debug_assert!(differ(&masks, &once) == 0);
+            self.without.solution(&masks);
             for k in bits(sole & self.open_for(s, allowed)) {
                 self.counts.unique += 1;
                 let mut unique = *puzzle;
                 unique[k] = s[k];
-                self.keep_if_minimal(&unique, puzzle, Some((&masks, 1 << k)));
+                self.keep_if_minimal(&unique, puzzle, Some(1 << k));
             }
         }
     }
@@ -338,10 +333,11 @@ impl Unit<'_> {
                     .iter()
                     .enumerate()
                     .filter(|&(j, _)| j != i)
-                    .map(|(_, t)| (0..9).fold(0, |m, d| m | (masks[i][d] & !t[d]))),
+                    .map(|(_, t)| differ(&masks[i], t)),
             );
             sets.clear();
             hitting_sets(&diffs, self.open_for(s, allowed), 0, 0, left, &mut sets);
+            self.without.solution(&masks[i]);
             for &set in &sets {
                 if !every_cell_needed(&diffs, set) {
                     continue;
@@ -351,7 +347,7 @@ impl Unit<'_> {
                 for k in bits(set) {
                     unique[k] = s[k];
                 }
-                self.keep_if_minimal(&unique, puzzle, Some((&masks[i], set)));
+                self.keep_if_minimal(&unique, puzzle, Some(set));
             }
         }
         self.diffs = diffs;
@@ -496,15 +492,20 @@ impl WithoutClue {
         }
     }
 
+    /// The solution (by its digit masks) whose candidates are checked next.
+    fn solution(&mut self, masks: &[Cells; 9]) {
+        self.solution = *masks;
+        self.fresh = 0;
+    }
+
     /// Whether the clue at `c` is needed in `before` plus the clues at
-    /// `added` from the solution with digit masks `solution`, when the
-    /// listed solutions tell; `None` when the solver must.
+    /// `added` from the current solution, when the listed solutions tell;
+    /// `None` when the solver must.
     fn needed(
         &mut self,
         solver: &mut Fast9Solver,
         before: &[u8; 81],
         c: usize,
-        solution: &[Cells; 9],
         added: Cells,
     ) -> Option<bool> {
         if self.listed >> c & 1 == 0 && self.checks[c] < CHECKS_BEFORE_LISTING {
@@ -525,10 +526,6 @@ impl WithoutClue {
                 self.complete &= !(1 << c);
             }
         }
-        if *solution != self.solution {
-            self.solution = *solution;
-            self.fresh = 0;
-        }
         if self.fresh >> c & 1 == 0 {
             // The cells where each listed solution differs from this one
             // (itself, if listed, left out).
@@ -536,12 +533,12 @@ impl WithoutClue {
             self.differ[c].extend(
                 self.masks[c]
                     .iter()
-                    .map(|t| (0..9).fold(0, |m, d| m | (solution[d] & !t[d])))
-                    .filter(|&differ| differ != 0),
+                    .map(|t| differ(&self.solution, t))
+                    .filter(|&cells| cells != 0),
             );
             self.fresh |= 1 << c;
         }
-        let agrees = self.differ[c].iter().any(|&differ| differ & added == 0);
+        let agrees = self.differ[c].iter().any(|&cells| cells & added == 0);
         if agrees {
             Some(true)
         } else if self.complete >> c & 1 != 0 {
@@ -595,6 +592,11 @@ fn tally(once: &mut [Cells; 9], twice: &mut [Cells; 9], solution: &[u8; 81]) {
         twice[d] |= once[d] & masks[d];
         once[d] |= masks[d];
     }
+}
+
+/// The cells where two solutions, given by their digit masks, differ.
+fn differ(s: &[Cells; 9], t: &[Cells; 9]) -> Cells {
+    (0..9).fold(0, |m, d| m | (s[d] & !t[d]))
 }
 
 fn digit_masks(solution: &[u8; 81]) -> [Cells; 9] {

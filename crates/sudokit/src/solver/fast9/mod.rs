@@ -213,21 +213,41 @@ impl Fast9Solver {
         limit: u64,
         out: &mut Vec<[u8; 81]>,
     ) -> u64 {
+        self.collecting(out, |solver| {
+            solver.solve_raw(givens, limit, None).solutions
+        })
+    }
+
+    /// Runs `search` with every solution it finds kept in `out` (cleared
+    /// first, its capacity reused); returns what `search` returns.
+    fn collecting(
+        &mut self,
+        out: &mut Vec<[u8; 81]>,
+        search: impl FnOnce(&mut Self) -> u64,
+    ) -> u64 {
         out.clear();
         std::mem::swap(out, &mut self.found);
         self.collect = true;
-        let n = self.solve_raw(givens, limit, None).solutions;
+        let n = search(self);
         self.collect = false;
         std::mem::swap(out, &mut self.found);
         n
+    }
+
+    /// Resets the outcome for a search counting up to `limit` solutions,
+    /// keeping the first when `want_first`.
+    fn begin(&mut self, limit: u64, want_first: bool) {
+        self.limit = limit.max(1);
+        self.outcome = Outcome::default();
+        self.first = None;
+        self.want_first = want_first;
     }
 
     /// `givens` propagated as far as it goes without a guess, for
     /// [`Fast9Solver::solutions_with`]; `None` when that already shows it
     /// has no solution or one.
     pub(crate) fn root(&mut self, givens: &[u8; 81]) -> Option<Root> {
-        let mut cells = [0u8; 96];
-        cells[..81].copy_from_slice(givens);
+        let cells = padded(givens);
         #[cfg(target_arch = "x86_64")]
         if self.simd {
             // SAFETY: `simd` is only true when `simd_available()` said so.
@@ -260,16 +280,11 @@ impl Fast9Solver {
                 row[band] &= !bit;
             }
         }
-        self.limit = limit.max(1);
-        self.outcome = Outcome::default();
-        self.first = None;
-        self.want_first = false;
-        std::mem::swap(out, &mut self.found);
-        self.collect = true;
-        self.run_from(board, root.0.cand);
-        self.collect = false;
-        std::mem::swap(out, &mut self.found);
-        self.outcome.solutions
+        self.begin(limit, false);
+        self.collecting(out, |solver| {
+            solver.run_from(board, root.0.cand);
+            solver.outcome.solutions
+        })
     }
 
     /// Runs the search from the givens `cells`, compiled for AVX2/BMI2 when
@@ -415,18 +430,20 @@ impl Solver for Fast9Solver {
 impl RawSolver for Fast9Solver {
     fn solve_raw(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
         debug_assert_eq!(givens.len(), 81, "a 9×9 puzzle has 81 cells");
-        self.limit = limit.max(1);
-        self.outcome = Outcome::default();
-        self.first = None;
-        self.want_first = solution.is_some();
-        let mut cells = [0u8; 96];
-        cells[..81].copy_from_slice(givens);
-        self.run(&cells);
+        self.begin(limit, solution.is_some());
+        self.run(&padded(givens));
         if let (Some(out), Some(first)) = (solution, self.first) {
             out.copy_from_slice(&first);
         }
         self.outcome
     }
+}
+
+/// The 81 `givens` padded to the 96 bytes the kernels load.
+fn padded(givens: &[u8]) -> [u8; 96] {
+    let mut cells = [0u8; 96];
+    cells[..81].copy_from_slice(givens);
+    cells
 }
 
 /// A `prev` that differs from every board: all bands need an update (lane 3
