@@ -2,15 +2,19 @@
 //! uniqueness check), on the standard sets in `../shared/data/9x9` next to the
 //! workspace (or the directory named by `SUDOKIT_DATA9`).
 //!
-//! For each set it prints one row: the rate of `Fast9Solver` on its SIMD path
-//! and on its portable path, of `GeneralSolver`, and of the `sudoku` crate,
-//! with `Fast9Solver`'s guesses per puzzle and, when `TDOKU_BENCH` names a
-//! tdoku `run_benchmark` built locally (nothing of tdoku is in this
-//! repository), tdoku's rate on the same file measured in the same run
+//! For each set it prints one row: the rate of `Fast9Solver` on each code
+//! path this CPU runs (AVX-512, AVX2, portable), of `GeneralSolver`, and of
+//! the `sudoku` crate, with `Fast9Solver`'s guesses per puzzle. When
+//! `TDOKU_BENCH` names a tdoku `run_benchmark` built locally (nothing of
+//! tdoku is in this repository; build it with `-O3 -march=native`), the row
+//! adds tdoku's rate on the same file measured in the same run
 //! (`-t<SOLVERS9_SECONDS> -w1 -e1 -v0`, which counts solutions up to 2) and
-//! fast9's ratio to it. Before timing, it checks that every engine gives
-//! every puzzle the same status (none, unique, multiple) and that every
-//! solution `Fast9Solver` returns solves its puzzle.
+//! the ratio of fast9's best path to it; `TDOKU_BENCH_AVX2` likewise names a
+//! tdoku built with `-O3 -mavx2 -mbmi2` (what an AVX2-only machine runs),
+//! compared with fast9's AVX2 path. Before timing, it checks that every
+//! engine gives every puzzle the same status (none, unique, multiple), that
+//! every solution `Fast9Solver` returns solves its puzzle, and that all
+//! paths make the same number of guesses.
 //!
 //! `cargo bench -p sudokit --bench solvers9 [-- NAME...]` runs the sets whose
 //! file name contains one of the NAMEs (all sets without arguments).
@@ -22,7 +26,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use sudokit::grid::{Puzzle, Shape};
-use sudokit::solver::fast9::Fast9Solver;
+use sudokit::solver::fast9::{CodePath, Fast9Solver};
 use sudokit::solver::general::GeneralSolver;
 use sudokit::solver::{Solver, Status};
 
@@ -94,6 +98,9 @@ fn sample(puzzles: &[[u8; 81]], min: Duration, count: &mut dyn FnMut(&[u8; 81]) 
 /// An engine under test: counts one puzzle's solutions.
 type Engine<'a> = &'a mut dyn FnMut(&[u8; 81]) -> u64;
 
+/// An engine under test, owned.
+type OwnedEngine<'a> = Box<dyn FnMut(&[u8; 81]) -> u64 + 'a>;
+
 /// The best of `ROUNDS` samples per engine, the engines taking turns so that
 /// a change in machine load hits them alike.
 fn rates(puzzles: &[[u8; 81]], total: Duration, engines: &mut [Engine]) -> Vec<f64> {
@@ -135,101 +142,119 @@ fn main() {
         return;
     }
     let shape = Shape::new(3, 3).unwrap();
-    let mut simd = Fast9Solver::new();
-    let mut scalar = Fast9Solver::scalar();
+    // Fastest path first.
+    let paths: Vec<CodePath> = CodePath::available().into_iter().rev().collect();
+    let mut fast9: Vec<Fast9Solver> = paths
+        .iter()
+        .map(|&path| Fast9Solver::with_path(path).unwrap())
+        .collect();
     let mut general = GeneralSolver::new(shape);
+    let tdoku_native = std::env::var_os("TDOKU_BENCH").map(PathBuf::from);
+    let tdoku_avx2 = std::env::var_os("TDOKU_BENCH_AVX2").map(PathBuf::from);
     println!(
-        "Fast9Solver SIMD path available: {} (rates in puzzles/s, count up to 2, one thread)",
-        simd.uses_simd()
+        "Fast9Solver code paths on this CPU: {} (rates in puzzles/s, count up to 2, one thread)",
+        paths
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
-    println!(
-        "{:<38} {:>7} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>9}",
-        "set",
-        "puzzles",
-        "fast9 simd",
-        "fast9 scal",
-        "general",
-        "sudoku 0.8",
-        "tdoku",
-        "fast9/tdoku",
-        "guesses"
-    );
-    let tdoku_program = std::env::var_os("TDOKU_BENCH").map(PathBuf::from);
-    if tdoku_program.is_none() {
+    if tdoku_native.is_none() {
         println!("(tdoku not measured: set TDOKU_BENCH to a locally built tdoku run_benchmark)");
     }
+    let mut header = format!("{:<34} {:>7}", "set", "puzzles");
+    for path in &paths {
+        header += &format!(" {:>14}", format!("fast9 {path}"));
+    }
+    header += &format!(" {:>9} {:>10}", "general", "sudoku 0.8");
+    if tdoku_native.is_some() {
+        header += &format!(" {:>9} {:>11}", "tdoku", "best/tdoku");
+    }
+    if tdoku_avx2.is_some() {
+        header += &format!(" {:>10} {:>10}", "tdoku avx2", "avx2/avx2");
+    }
+    header += &format!(" {:>8}", "guesses");
+    println!("{header}");
     for name in SETS {
         if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
             continue;
         }
         let path = dir.join(name);
         let Ok(text) = std::fs::read_to_string(&path) else {
-            println!("{name:<38} absent ({})", path.display());
+            println!("{name:<34} absent ({})", path.display());
             continue;
         };
         let puzzles = parse(&text);
 
-        // Agreement: every engine, every puzzle, same status; solutions valid.
+        // Agreement: every engine, every puzzle, same status; solutions
+        // valid; every path the same search.
         let mut solution = [0u8; 81];
+        let mut guesses = 0u64;
         for (i, p) in puzzles.iter().enumerate() {
-            let a = simd.status(p, Some(&mut solution)).unwrap();
-            if a != Status::None {
+            let best = fast9[0].solve(p, 2, Some(&mut solution)).unwrap();
+            let status = Status::from_count(best.solutions);
+            if status != Status::None {
                 let puzzle = Puzzle::new(shape, p.to_vec()).unwrap();
                 let solved = Puzzle::new(shape, solution.to_vec()).unwrap();
                 assert!(puzzle.is_solved_by(&solved), "{name} #{i}: bad solution");
             }
+            for other in &mut fast9[1..] {
+                assert_eq!(
+                    best,
+                    other.solve(p, 2, None).unwrap(),
+                    "{name} #{i}: the {} path disagrees",
+                    other.path()
+                );
+            }
             assert_eq!(
-                a,
-                scalar.status(p, None).unwrap(),
-                "{name} #{i}: scalar path disagrees"
-            );
-            assert_eq!(
-                a,
+                status,
                 general.status(p, None).unwrap(),
                 "{name} #{i}: GeneralSolver disagrees"
             );
             assert_eq!(
-                a,
+                status,
                 status_of_sudoku_crate(p),
                 "{name} #{i}: sudoku crate disagrees"
             );
+            guesses += best.guesses;
         }
 
-        let guesses: u64 = puzzles
-            .iter()
-            .map(|p| simd.solve(p, 2, None).unwrap().guesses)
-            .sum();
-        let r = rates(
-            &puzzles,
-            min,
-            &mut [
-                &mut |p| simd.solve(p, 2, None).unwrap().solutions,
-                &mut |p| scalar.solve(p, 2, None).unwrap().solutions,
-                &mut |p| general.solve(p, 2, None).unwrap().solutions,
-                &mut |p| {
-                    sudoku::Sudoku::from_bytes(*p).map_or(0, |s| s.solutions_count_up_to(2) as u64)
-                },
-            ],
-        );
-        let (r_simd, r_scalar, r_general, r_crate) = (r[0], r[1], r[2], r[3]);
-        let tdoku = tdoku_program
-            .as_deref()
-            .and_then(|program| tdoku_rate(program, &path, min.as_secs_f64()));
-        let (tdoku, ratio) = match tdoku {
-            Some(rate) => (format!("{rate:.0}"), format!("{:.2}", r_simd / rate)),
-            None => ("-".to_string(), "-".to_string()),
-        };
-        println!(
-            "{:<38} {:>7} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>11} {:>11} {:>9.2}",
-            name.trim_end_matches(".txt"),
-            puzzles.len(),
-            r_simd,
-            r_scalar,
-            r_general,
-            r_crate,
-            tdoku,
-            ratio,
-            guesses as f64 / puzzles.len() as f64
-        );
+        let mut engines: Vec<OwnedEngine> = Vec::new();
+        for solver in &mut fast9 {
+            engines.push(Box::new(move |p| {
+                solver.solve(p, 2, None).unwrap().solutions
+            }));
+        }
+        let general = &mut general;
+        engines.push(Box::new(move |p| {
+            general.solve(p, 2, None).unwrap().solutions
+        }));
+        engines.push(Box::new(|p| {
+            sudoku::Sudoku::from_bytes(*p).map_or(0, |s| s.solutions_count_up_to(2) as u64)
+        }));
+        let mut refs: Vec<Engine> = engines.iter_mut().map(|e| &mut **e as Engine).collect();
+        let r = rates(&puzzles, min, &mut refs);
+        let mut row = format!("{:<34} {:>7}", name.trim_end_matches(".txt"), puzzles.len());
+        for rate in &r[..paths.len()] {
+            row += &format!(" {rate:>14.0}");
+        }
+        row += &format!(" {:>9.0} {:>10.0}", r[paths.len()], r[paths.len() + 1]);
+        let seconds = min.as_secs_f64();
+        if let Some(program) = &tdoku_native {
+            match tdoku_rate(program, &path, seconds) {
+                Some(t) => row += &format!(" {t:>9.0} {:>11.2}", r[0] / t),
+                None => row += &format!(" {:>9} {:>11}", "failed", "-"),
+            }
+        }
+        if let Some(program) = &tdoku_avx2 {
+            let ours = paths.iter().position(|&p| p == CodePath::Avx2);
+            match (tdoku_rate(program, &path, seconds), ours) {
+                (Some(t), Some(k)) => row += &format!(" {t:>10.0} {:>10.2}", r[k] / t),
+                (Some(t), None) => row += &format!(" {t:>10.0} {:>10}", "-"),
+                (None, _) => row += &format!(" {:>10} {:>10}", "failed", "-"),
+            }
+        }
+        row += &format!(" {:>8.2}", guesses as f64 / puzzles.len() as f64);
+        println!("{row}");
     }
 }

@@ -1,13 +1,13 @@
 //! `Fast9Solver` against independent answers: the plain `ReferenceSolver`
 //! and the `sudoku` crate, on seeded random puzzles (unique, multiple,
 //! contradictory, nearly empty) and on a committed sample of hard puzzles,
-//! through both the SIMD and the portable code path.
+//! through every code path this CPU runs (portable, AVX2, AVX-512).
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use sudokit::grid::{Puzzle, Shape};
-use sudokit::solver::fast9::Fast9Solver;
+use sudokit::solver::fast9::{CodePath, Fast9Solver};
 use sudokit::solver::reference::ReferenceSolver;
 use sudokit::solver::{Outcome, Solver, Status};
 
@@ -15,9 +15,12 @@ fn shape() -> Shape {
     Shape::new(3, 3).unwrap()
 }
 
-/// Both code paths (the SIMD one is the portable one on CPUs without it).
-fn engines() -> [Fast9Solver; 2] {
-    [Fast9Solver::new(), Fast9Solver::scalar()]
+/// A solver on every code path this CPU runs, the portable one first.
+fn engines() -> Vec<Fast9Solver> {
+    CodePath::available()
+        .into_iter()
+        .map(|path| Fast9Solver::with_path(path).expect("an available path"))
+        .collect()
 }
 
 /// A random solved grid: a pattern grid under random validity-preserving
@@ -75,8 +78,8 @@ fn check(givens: &[u8; 81], limit: u64, expected: u64, what: &str) {
         assert_eq!(
             solutions,
             expected,
-            "{what}: simd={} count for {}",
-            engine.uses_simd(),
+            "{what}: path {} count for {}",
+            engine.path(),
             line(givens)
         );
         if solutions > 0 {
@@ -105,6 +108,15 @@ fn shape_and_defaults() {
     let engine = Fast9Solver::default();
     assert_eq!(engine.shape(), shape());
     assert!(!Fast9Solver::scalar().uses_simd());
+    assert_eq!(Fast9Solver::new().path(), CodePath::best());
+    for path in CodePath::ALL {
+        let engine = Fast9Solver::with_path(path);
+        assert_eq!(engine.is_some(), path.is_available(), "{path}");
+        if let Some(engine) = engine {
+            assert_eq!(engine.path(), path);
+            assert_eq!(engine.uses_simd(), path != CodePath::Portable);
+        }
+    }
 }
 
 #[test]
@@ -114,7 +126,7 @@ fn environment_forces_the_portable_path() {
     std::env::set_var("SUDOKIT_FORCE_SCALAR", "1");
     let forced = Fast9Solver::new();
     std::env::remove_var("SUDOKIT_FORCE_SCALAR");
-    assert!(!forced.uses_simd());
+    assert_eq!(forced.path(), CodePath::Portable);
 }
 
 /// Puzzles that leave fewer than 50 cells open after propagation but need
@@ -272,5 +284,34 @@ fn counts_solutions_of_multi_solution_puzzles() {
         }
         let expected = reference.solve(&p, u64::MAX, None).unwrap().solutions;
         check(&p, u64::MAX, expected, "band blanks");
+    }
+}
+
+/// Every code path runs the same search: the same count, the same number of
+/// guesses and the same first solution, on sparse, contradictory and
+/// multi-solution puzzles. A kernel that answered right by another route
+/// (or a wrong one that happened to count right) shows up here.
+#[test]
+fn every_code_path_makes_the_same_search() {
+    let mut rng = StdRng::seed_from_u64(512);
+    let mut engines = engines();
+    for i in 0..4000 {
+        let grid = random_grid(&mut rng);
+        let clues = rng.gen_range(17..=40);
+        let mut p = blank(&mut rng, &grid, clues);
+        if i % 4 == 0 {
+            p[rng.gen_range(0..81)] = rng.gen_range(1..=9);
+        }
+        let limit = [1, 2, 7][i % 3];
+        let mut results = engines.iter_mut().map(|engine| {
+            let mut solution = [0u8; 81];
+            let outcome = engine.solve(&p, limit, Some(&mut solution)).unwrap();
+            (engine.path(), outcome, solution)
+        });
+        let (first_path, outcome, solution) = results.next().unwrap();
+        for (path, other, other_solution) in results {
+            assert_eq!(outcome, other, "{path} vs {first_path} on {}", line(&p));
+            assert_eq!(solution, other_solution, "{path} vs {first_path}");
+        }
     }
 }

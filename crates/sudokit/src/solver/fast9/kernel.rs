@@ -1,10 +1,22 @@
-//! The two whole-board scans of the engine, in a portable form and an x86
-//! SIMD form. Both see the board as nine 128-bit rows (one per digit, lanes
-//! 0..3 = bands, lane 3 always zero), so the SIMD form handles a digit per
-//! instruction where the portable one loops over bands.
+//! The whole-board scans of the engine, in a portable form and two x86 SIMD
+//! forms. All see the board as nine 128-bit rows (one per digit, lanes 0..3 =
+//! bands, lane 3 always zero): the AVX2 form handles one or two digits per
+//! instruction where the portable one loops over bands, and the AVX-512 form
+//! compares four digits at once into mask registers and folds two bitwise
+//! steps into one ternary-logic instruction.
 //!
-//! `SIMD = true` is only instantiated on x86-64, inside the search compiled
-//! with `#[target_feature]` after runtime detection (see `Fast9Solver::new`).
+//! The engine's functions take the code path as a const parameter `L`
+//! ([`PORTABLE`], [`AVX2`], [`AVX512`]); the x86 levels are only instantiated
+//! on x86-64, inside searches compiled with `#[target_feature]` after runtime
+//! detection (see `CodePath`). [`AVX512`] includes every [`AVX2`] feature, so
+//! code that needs only those tests `L >= AVX2`.
+
+/// The portable code path: plain Rust, any CPU.
+pub(super) const PORTABLE: u8 = 0;
+/// The x86-64 path for CPUs with AVX2, BMI1/2, POPCNT and LZCNT.
+pub(super) const AVX2: u8 = 1;
+/// The x86-64 path for CPUs that also have AVX-512 F, BW and VL.
+pub(super) const AVX512: u8 = 2;
 
 /// Per band: the cells with at least one, two and three candidate digits.
 #[derive(Clone, Copy)]
@@ -16,10 +28,16 @@ pub(super) struct Counts {
 
 /// Bit `3·d + b` set when `cand[d][b]` differs from `prev[d][b]`.
 #[inline(always)]
-pub(super) fn changed<const SIMD: bool>(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 9]) -> u32 {
+pub(super) fn changed<const L: u8>(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 9]) -> u32 {
     #[cfg(target_arch = "x86_64")]
-    if SIMD {
-        // SAFETY: the SIMD path only runs where AVX2 and BMI2 were detected.
+    if L == AVX512 {
+        // SAFETY: this level only runs where AVX-512 F/VL and BMI2 were
+        // detected.
+        return unsafe { x86_512::changed(cand, prev) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if L >= AVX2 {
+        // SAFETY: the x86 levels only run where AVX2 and BMI2 were detected.
         return unsafe { x86::changed(cand, prev) };
     }
     let mut dirty = 0;
@@ -34,17 +52,22 @@ pub(super) fn changed<const SIMD: bool>(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 
 /// `masks[v][b]`: the cells of band `b` holding value `v` in `cells` (81
 /// values `0..=9`, then padding).
 #[inline(always)]
-pub(super) fn given_masks<const SIMD: bool>(cells: &[u8; 96]) -> [[u32; 4]; 10] {
+pub(super) fn given_masks<const L: u8>(cells: &[u8; 96]) -> [[u32; 4]; 10] {
     #[cfg(target_arch = "x86_64")]
-    if SIMD {
-        // SAFETY: the SIMD path only runs where AVX2 was detected.
+    if L == AVX512 {
+        // SAFETY: this level only runs where AVX-512 BW was detected.
+        return unsafe { x86_512::given_masks(cells) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if L >= AVX2 {
+        // SAFETY: the x86 levels only run where AVX2 was detected.
         return unsafe { x86::given_masks(cells) };
     }
     let mut masks = [[0u32; 4]; 10];
     for (b, band) in cells[..81].chunks_exact(27).enumerate() {
         for (i, &v) in band.iter().enumerate() {
             // A value above 9 (outside the contract) matches no mask, as in
-            // the SIMD form: the cell gets no candidate.
+            // the SIMD forms: the cell gets no candidate.
             if let Some(m) = masks.get_mut(usize::from(v)) {
                 m[b] |= 1 << i;
             }
@@ -55,9 +78,14 @@ pub(super) fn given_masks<const SIMD: bool>(cells: &[u8; 96]) -> [[u32; 4]; 10] 
 
 /// Bit-sliced candidate counts of every cell (saturating at three).
 #[inline(always)]
-pub(super) fn counts<const SIMD: bool>(cand: &[[u32; 4]; 9]) -> Counts {
+pub(super) fn counts<const L: u8>(cand: &[[u32; 4]; 9]) -> Counts {
     #[cfg(target_arch = "x86_64")]
-    if SIMD {
+    if L == AVX512 {
+        // SAFETY: this level only runs where AVX-512 F/VL was detected.
+        return unsafe { x86_512::counts(cand) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if L >= AVX2 {
         // SAFETY: SSE2 is part of the x86-64 baseline.
         return unsafe { x86::counts(cand) };
     }
@@ -81,7 +109,7 @@ mod x86 {
     use super::Counts;
     use std::arch::x86_64::*;
 
-    /// Needs AVX2 and BMI2 (the SIMD path's features).
+    /// Needs AVX2 and BMI2.
     #[inline(always)]
     pub(super) unsafe fn changed(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 9]) -> u32 {
         // Two digits per 256-bit compare: bit 4·d + b of `same` (lane 3 of
@@ -125,6 +153,80 @@ mod x86 {
             let x = _mm_loadu_si128(row.as_ptr().cast());
             three = _mm_or_si128(three, _mm_and_si128(two, x));
             two = _mm_or_si128(two, _mm_and_si128(one, x));
+            one = _mm_or_si128(one, x);
+        }
+        let mut c = Counts {
+            one: [0; 4],
+            two: [0; 4],
+            three: [0; 4],
+        };
+        _mm_storeu_si128(c.one.as_mut_ptr().cast(), one);
+        _mm_storeu_si128(c.two.as_mut_ptr().cast(), two);
+        _mm_storeu_si128(c.three.as_mut_ptr().cast(), three);
+        c
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86_512 {
+    use super::Counts;
+    use std::arch::x86_64::*;
+
+    /// Needs AVX-512 F and VL, and BMI2.
+    #[inline(always)]
+    pub(super) unsafe fn changed(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 9]) -> u32 {
+        // Four digits per 512-bit compare, straight into a mask register:
+        // bit 4·d + b of `diff` (lane 3 of each digit included, never
+        // different), then the lane-3 bits dropped.
+        let c = cand.as_ptr().cast::<u32>();
+        let p = prev.as_ptr().cast::<u32>();
+        let low =
+            _mm512_cmpneq_epi32_mask(_mm512_loadu_si512(c.cast()), _mm512_loadu_si512(p.cast()));
+        let high = _mm512_cmpneq_epi32_mask(
+            _mm512_loadu_si512(c.add(16).cast()),
+            _mm512_loadu_si512(p.add(16).cast()),
+        );
+        let last = _mm_cmpneq_epi32_mask(
+            _mm_loadu_si128(c.add(32).cast()),
+            _mm_loadu_si128(p.add(32).cast()),
+        );
+        let diff = u64::from(low) | u64::from(high) << 16 | u64::from(last) << 32;
+        _pext_u64(diff, 0x7_7777_7777) as u32
+    }
+
+    /// Needs AVX-512 BW.
+    #[inline(always)]
+    pub(super) unsafe fn given_masks(cells: &[u8; 96]) -> [[u32; 4]; 10] {
+        // Cells 0..64 and 32..96 in two registers: one byte compare per
+        // value and half gives a 64-bit mask; bands 0 and 1 are bits 0..27
+        // and 27..54 of the first, band 2 (cells 54..81) bits 22..49 of the
+        // second.
+        let low = _mm512_loadu_si512(cells.as_ptr().cast());
+        let high = _mm512_loadu_si512(cells.as_ptr().add(32).cast());
+        let mut masks = [[0u32; 4]; 10];
+        for (v, m) in masks.iter_mut().enumerate() {
+            let value = _mm512_set1_epi8(v as i8);
+            let a = _mm512_cmpeq_epi8_mask(low, value);
+            let b = _mm512_cmpeq_epi8_mask(high, value);
+            m[0] = (a & 0x7FF_FFFF) as u32;
+            m[1] = ((a >> 27) & 0x7FF_FFFF) as u32;
+            m[2] = ((b >> 22) & 0x7FF_FFFF) as u32;
+        }
+        masks
+    }
+
+    /// Needs AVX-512 F and VL.
+    #[inline(always)]
+    pub(super) unsafe fn counts(cand: &[[u32; 4]; 9]) -> Counts {
+        // `a | (b & c)` is ternary-logic table 0xF8 (a = 0xF0, b = 0xCC,
+        // c = 0xAA): one instruction per count level and digit.
+        let mut one = _mm_setzero_si128();
+        let mut two = _mm_setzero_si128();
+        let mut three = _mm_setzero_si128();
+        for row in cand {
+            let x = _mm_loadu_si128(row.as_ptr().cast());
+            three = _mm_ternarylogic_epi32::<0xF8>(three, two, x);
+            two = _mm_ternarylogic_epi32::<0xF8>(two, one, x);
             one = _mm_or_si128(one, x);
         }
         let mut c = Counts {

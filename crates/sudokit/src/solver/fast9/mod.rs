@@ -54,12 +54,15 @@
 //! - Masks only ever shrink within a branch: every step is `&=`.
 
 mod kernel;
+mod path;
 mod tables;
+
+pub use path::{CodePath, UnknownCodePath};
 
 use super::raw::RawSolver;
 use super::{Outcome, Solver};
 use crate::grid::Shape;
-use kernel::Counts;
+use kernel::{Counts, AVX2, AVX512, PORTABLE};
 use tables::{
     columns, ALLOWED, BAND, BAND_KEEP, COL_LOCK, COVER, LINES, PEERS, PERMS, PERM_COUNT, PERM_ROWS,
     SHRINK, VALID,
@@ -121,16 +124,17 @@ struct Frame {
 /// The fast 9×9 engine: band bitboards, permutation-table propagation along
 /// rows and columns, and branching on a digit's placement within a band.
 ///
-/// It chooses at construction between an x86-64 path compiled for AVX2/BMI2
-/// (used when the CPU has them) and a portable path; both give identical
-/// results, and `SUDOKIT_FORCE_SCALAR=1` in the environment (or
-/// [`Fast9Solver::scalar`]) selects the portable one.
+/// It chooses at construction the fastest [`CodePath`] the CPU runs: x86-64
+/// code compiled for AVX-512, or for AVX2/BMI2, or the portable path. All
+/// give identical results; `SUDOKIT_FORCE_SCALAR=1` in the environment (or
+/// [`Fast9Solver::scalar`]) selects the portable one, and
+/// [`Fast9Solver::with_path`] any available one.
 ///
 /// [`Outcome::guesses`] counts branch points, including those of a quick
 /// search that was abandoned for the thorough one.
 #[derive(Clone)]
 pub struct Fast9Solver {
-    simd: bool,
+    path: CodePath,
     stack: Vec<Frame>,
     prev: [[u32; 4]; 9],
     limit: u64,
@@ -159,22 +163,39 @@ impl Fast9Solver {
     /// environment variable `SUDOKIT_FORCE_SCALAR` is set to `1`.
     pub fn new() -> Fast9Solver {
         let forced = std::env::var_os("SUDOKIT_FORCE_SCALAR").is_some_and(|v| v == "1");
-        Fast9Solver::with_simd(!forced && simd_available())
+        let path = if forced {
+            CodePath::Portable
+        } else {
+            CodePath::best()
+        };
+        Fast9Solver::on(path)
     }
 
     /// A solver that always takes the portable (non-SIMD) code path.
     pub fn scalar() -> Fast9Solver {
-        Fast9Solver::with_simd(false)
+        Fast9Solver::on(CodePath::Portable)
     }
 
-    /// Whether this solver runs the x86-64 SIMD code path.
+    /// A solver on `path`, or `None` when this CPU cannot run it: tests and
+    /// benchmarks compare the paths on one machine.
+    pub fn with_path(path: CodePath) -> Option<Fast9Solver> {
+        path.is_available().then(|| Fast9Solver::on(path))
+    }
+
+    /// The code path this solver runs.
+    pub fn path(&self) -> CodePath {
+        self.path
+    }
+
+    /// Whether this solver runs one of the x86-64 SIMD code paths.
     pub fn uses_simd(&self) -> bool {
-        self.simd
+        self.path != CodePath::Portable
     }
 
-    fn with_simd(simd: bool) -> Fast9Solver {
+    /// A solver on `path`, which the caller has checked is available.
+    fn on(path: CodePath) -> Fast9Solver {
         Fast9Solver {
-            simd,
+            path,
             // A thorough guess fixes one of the 54 digit-in-band/stack
             // placements for good, so that search never goes deeper than 54;
             // the quick search stops at 16 guesses.
@@ -248,12 +269,17 @@ impl Fast9Solver {
     /// has no solution or one.
     pub(crate) fn root(&mut self, givens: &[u8; 81]) -> Option<Root> {
         let cells = padded(givens);
-        #[cfg(target_arch = "x86_64")]
-        if self.simd {
-            // SAFETY: `simd` is only true when `simd_available()` said so.
-            return unsafe { root_x86(&cells) };
+        match self.path {
+            CodePath::Portable => root_of::<PORTABLE>(&cells),
+            // SAFETY: a solver only gets a path its CPU has (`CodePath`).
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx2 => unsafe { root_avx2(&cells) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx512 => unsafe { root_avx512(&cells) },
+            #[cfg(not(target_arch = "x86_64"))]
+            CodePath::Avx2 | CodePath::Avx512 => unreachable!("x86 paths are never available"),
         }
-        root_of::<false>(&cells)
     }
 
     /// [`Fast9Solver::solutions_into`] for the puzzle of `root` with `digit`
@@ -287,53 +313,74 @@ impl Fast9Solver {
         })
     }
 
-    /// Runs the search from the givens `cells`, compiled for AVX2/BMI2 when
-    /// `simd`.
+    /// Runs the search from the givens `cells` on this solver's path.
     fn run(&mut self, cells: &[u8; 96]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.simd {
-            // SAFETY: `simd` is only true when `simd_available()` said so.
-            unsafe { self.run_x86(cells) };
-            return;
+        match self.path {
+            CodePath::Portable => {
+                self.search::<PORTABLE>(initial_board::<PORTABLE>(cells), ALL_DIRTY);
+            }
+            // SAFETY: a solver only gets a path its CPU has (`CodePath`).
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx2 => unsafe { self.run_avx2(cells) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx512 => unsafe { self.run_avx512(cells) },
+            #[cfg(not(target_arch = "x86_64"))]
+            CodePath::Avx2 | CodePath::Avx512 => unreachable!("x86 paths are never available"),
         }
-        self.search::<false>(initial_board::<false>(cells), ALL_DIRTY);
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn run_x86(&mut self, cells: &[u8; 96]) {
-        self.search::<true>(initial_board::<true>(cells), ALL_DIRTY);
+    unsafe fn run_avx2(&mut self, cells: &[u8; 96]) {
+        self.search::<AVX2>(initial_board::<AVX2>(cells), ALL_DIRTY);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn run_avx512(&mut self, cells: &[u8; 96]) {
+        self.search::<AVX512>(initial_board::<AVX512>(cells), ALL_DIRTY);
     }
 
     /// Runs the search from `board`, whose bands `prev` marks as settled
-    /// where it equals their candidates.
+    /// where it equals their candidates, on this solver's path.
     fn run_from(&mut self, board: Board, prev: [[u32; 4]; 9]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.simd {
-            // SAFETY: `simd` is only true when `simd_available()` said so.
-            unsafe { self.run_from_x86(board, prev) };
-            return;
+        match self.path {
+            CodePath::Portable => self.search::<PORTABLE>(board, prev),
+            // SAFETY: a solver only gets a path its CPU has (`CodePath`).
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx2 => unsafe { self.run_from_avx2(board, prev) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            CodePath::Avx512 => unsafe { self.run_from_avx512(board, prev) },
+            #[cfg(not(target_arch = "x86_64"))]
+            CodePath::Avx2 | CodePath::Avx512 => unreachable!("x86 paths are never available"),
         }
-        self.search::<false>(board, prev);
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn run_from_x86(&mut self, board: Board, prev: [[u32; 4]; 9]) {
-        self.search::<true>(board, prev);
+    unsafe fn run_from_avx2(&mut self, board: Board, prev: [[u32; 4]; 9]) {
+        self.search::<AVX2>(board, prev);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn run_from_avx512(&mut self, board: Board, prev: [[u32; 4]; 9]) {
+        self.search::<AVX512>(board, prev);
     }
 
     /// Depth-first search over an explicit stack from `start` (`settled` as
     /// its `prev`); counts solutions into `self.outcome` and keeps the first
     /// in `self.first`.
     #[inline(always)]
-    fn search<const SIMD: bool>(&mut self, start: Board, settled: [[u32; 4]; 9]) {
+    fn search<const L: u8>(&mut self, start: Board, settled: [[u32; 4]; 9]) {
         let mut board = start;
         self.stack.clear();
         self.prev = settled;
         self.quick = true;
         loop {
-            match self.settle::<SIMD>(&mut board) {
+            match self.settle::<L>(&mut board) {
                 Settled::Solved => {
                     self.outcome.solutions += 1;
                     if self.want_first && self.first.is_none() {
@@ -380,9 +427,9 @@ impl Fast9Solver {
     /// contradictory, or the quick search has used up its guesses. Guesses
     /// push frames onto the stack.
     #[inline(always)]
-    fn settle<const SIMD: bool>(&mut self, board: &mut Board) -> Settled {
+    fn settle<const L: u8>(&mut self, board: &mut Board) -> Settled {
         loop {
-            let Counts { two, three, .. } = match fixpoint::<SIMD>(board, &mut self.prev) {
+            let Counts { two, three, .. } = match fixpoint::<L>(board, &mut self.prev) {
                 Fixpoint::Dead => return Settled::Dead,
                 Fixpoint::Solved => return Settled::Solved,
                 Fixpoint::Open(counts) => counts,
@@ -403,7 +450,7 @@ impl Fast9Solver {
                     [two[0] & !three[0], two[1] & !three[1], two[2] & !three[2]],
                 )
             } else {
-                match examine::<SIMD>(board) {
+                match examine::<L>(board) {
                     Next::Contradiction => return Settled::Dead,
                     Next::Changed => continue,
                     Next::Branch(branch, untried) => (branch, untried),
@@ -457,10 +504,10 @@ pub(crate) struct Root(Board);
 
 /// [`Fast9Solver::root`] on the given path.
 #[inline(always)]
-fn root_of<const SIMD: bool>(cells: &[u8; 96]) -> Option<Root> {
-    let mut board = initial_board::<SIMD>(cells);
+fn root_of<const L: u8>(cells: &[u8; 96]) -> Option<Root> {
+    let mut board = initial_board::<L>(cells);
     let mut prev = ALL_DIRTY;
-    match fixpoint::<SIMD>(&mut board, &mut prev) {
+    match fixpoint::<L>(&mut board, &mut prev) {
         Fixpoint::Open(_) => Some(Root(board)),
         Fixpoint::Dead | Fixpoint::Solved => None,
     }
@@ -468,8 +515,14 @@ fn root_of<const SIMD: bool>(cells: &[u8; 96]) -> Option<Root> {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-unsafe fn root_x86(cells: &[u8; 96]) -> Option<Root> {
-    root_of::<true>(cells)
+unsafe fn root_avx2(cells: &[u8; 96]) -> Option<Root> {
+    root_of::<AVX2>(cells)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,popcnt,lzcnt")]
+unsafe fn root_avx512(cells: &[u8; 96]) -> Option<Root> {
+    root_of::<AVX512>(cells)
 }
 
 /// Where propagation and naked singles leave a board.
@@ -484,16 +537,16 @@ enum Fixpoint {
 
 /// Propagates and places naked singles until neither changes `board`.
 #[inline(always)]
-fn fixpoint<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> Fixpoint {
+fn fixpoint<const L: u8>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> Fixpoint {
     loop {
-        if !propagate::<SIMD>(board, prev) {
+        if !propagate::<L>(board, prev) {
             return Fixpoint::Dead;
         }
         let u = board.unsolved;
         if u[0] | u[1] | u[2] == 0 {
             return Fixpoint::Solved;
         }
-        let counts = kernel::counts::<SIMD>(&board.cand);
+        let counts = kernel::counts::<L>(&board.cand);
         let mut singles = [0u32; 3];
         for b in 0..3 {
             if u[b] & !counts.one[b] != 0 {
@@ -508,27 +561,11 @@ fn fixpoint<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> Fi
     }
 }
 
-/// Whether the runtime CPU has every feature the SIMD path is compiled for.
-fn simd_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        is_x86_feature_detected!("avx2")
-            && is_x86_feature_detected!("bmi1")
-            && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("popcnt")
-            && is_x86_feature_detected!("lzcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// The board of a puzzle (81 cells, then padding) before any propagation.
 #[inline(always)]
-fn initial_board<const SIMD: bool>(cells: &[u8; 96]) -> Board {
+fn initial_board<const L: u8>(cells: &[u8; 96]) -> Board {
     // own[v][b]: the cells of band b given as v (row 0: the blanks).
-    let own = kernel::given_masks::<SIMD>(cells);
+    let own = kernel::given_masks::<L>(cells);
     // Each given keeps only its digit and takes that digit from its row,
     // box and column. Clashing givens keep their digit too, but both are
     // then naked singles in one unit, and placing them empties a cell.
@@ -540,7 +577,7 @@ fn initial_board<const SIMD: bool>(cells: &[u8; 96]) -> Board {
         let w = column_word(g);
         let cols = columns((w | w >> 9 | w >> 18) & 0x1FF);
         for b in 0..3 {
-            let taken = LINES[band_matrix::<SIMD>(g[b])] | cols;
+            let taken = LINES[band_matrix::<L>(g[b])] | cols;
             row[b] = (own[0][b] & !taken) | g[b];
         }
     }
@@ -637,10 +674,10 @@ fn apply(board: &mut Board, branch: Branch, p: u32) {
 /// The row×box occupancy matrix of a band mask (bit `3·r + k`: row `r` has
 /// the digit in box `k`).
 #[inline(always)]
-fn band_matrix<const SIMD: bool>(a: u32) -> usize {
+fn band_matrix<const L: u8>(a: u32) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if SIMD {
-        // SAFETY: the SIMD path only runs where BMI2 was detected.
+    if L >= AVX2 {
+        // SAFETY: the x86 levels only run where BMI2 was detected.
         return unsafe { std::arch::x86_64::_pext_u32(a | a >> 1 | a >> 2, 0x124_9249) } as usize;
     }
     (SHRINK[(a & 0x1FF) as usize]
@@ -659,10 +696,10 @@ fn column_word(row: &[u32; 4]) -> u32 {
 /// The band×column occupancy matrix of stack `s` (bit `3·b + j`: band `b`
 /// has the digit in column `3·s + j`) from a column word.
 #[inline(always)]
-fn stack_matrix<const SIMD: bool>(w: u32, s: u32) -> usize {
+fn stack_matrix<const L: u8>(w: u32, s: u32) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if SIMD {
-        // SAFETY: the SIMD path only runs where BMI2 was detected.
+    if L >= AVX2 {
+        // SAFETY: the x86 levels only run where BMI2 was detected.
         return unsafe { std::arch::x86_64::_pext_u32(w, columns(7 << (3 * s))) } as usize;
     }
     let w = w >> (3 * s);
@@ -672,10 +709,10 @@ fn stack_matrix<const SIMD: bool>(w: u32, s: u32) -> usize {
 /// The inverse of [`stack_matrix`]: a stack matrix spread back into a
 /// column word.
 #[inline(always)]
-fn stack_deposit<const SIMD: bool>(m: u32, s: u32) -> u32 {
+fn stack_deposit<const L: u8>(m: u32, s: u32) -> u32 {
     #[cfg(target_arch = "x86_64")]
-    if SIMD {
-        // SAFETY: the SIMD path only runs where BMI2 was detected.
+    if L >= AVX2 {
+        // SAFETY: the x86 levels only run where BMI2 was detected.
         return unsafe { std::arch::x86_64::_pdep_u32(m, columns(7 << (3 * s))) };
     }
     ((m & 7) | (m & 0o70) << 6 | (m & 0o700) << 12) << (3 * s)
@@ -684,16 +721,16 @@ fn stack_deposit<const SIMD: bool>(m: u32, s: u32) -> u32 {
 /// Runs band and stack updates until no mask changes; false on a
 /// contradiction.
 #[inline(always)]
-fn propagate<const SIMD: bool>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> bool {
+fn propagate<const L: u8>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> bool {
     loop {
-        let mut dirty = kernel::changed::<SIMD>(&board.cand, prev);
+        let mut dirty = kernel::changed::<L>(&board.cand, prev);
         if dirty == 0 {
             return true;
         }
         while dirty != 0 {
             let i = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
-            if !band_update::<SIMD>(board, prev, i / 3, i % 3) {
+            if !band_update::<L>(board, prev, i / 3, i % 3) {
                 return false;
             }
         }
@@ -705,16 +742,16 @@ const OTHER_BANDS: [(usize, usize); 3] = [(1, 2), (0, 2), (0, 1)];
 
 /// The cells of band mask `a` alone in their row; every row is non-empty.
 #[inline(always)]
-fn lone_in_row<const SIMD: bool>(a: u32) -> u32 {
+fn lone_in_row<const L: u8>(a: u32) -> u32 {
     #[cfg(target_arch = "x86_64")]
-    if SIMD {
+    if L >= AVX2 {
         use std::arch::x86_64::{_pdep_u64, _pext_u64};
         // Rows spread to 21-bit fields, so per-field arithmetic never
         // carries into the next row.
         const FIELDS: u64 = 0x1FF | 0x1FF << 21 | 0x1FF << 42;
         const ONES: u64 = 1 | 1 << 21 | 1 << 42;
         const HIGH: u64 = ONES << 9;
-        // SAFETY: the SIMD path only runs where BMI2 was detected.
+        // SAFETY: the x86 levels only run where BMI2 was detected.
         unsafe {
             let x = _pdep_u64(u64::from(a), FIELDS);
             // A field is zero after clearing its lowest bit iff it had one
@@ -732,14 +769,14 @@ fn lone_in_row<const SIMD: bool>(a: u32) -> u32 {
 /// The row logic of digit `d` in band `b`: keep the mini-rows some
 /// permutation uses, then place the cells left alone in their row.
 #[inline(always)]
-fn band_update<const SIMD: bool>(
+fn band_update<const L: u8>(
     board: &mut Board,
     prev: &mut [[u32; 4]; 9],
     d: usize,
     b: usize,
 ) -> bool {
     let a = board.cand[d][b];
-    let a = a & BAND_KEEP[band_matrix::<SIMD>(a)];
+    let a = a & BAND_KEEP[band_matrix::<L>(a)];
     if a == 0 {
         return false;
     }
@@ -754,7 +791,7 @@ fn band_update<const SIMD: bool>(
     row[b1] &= lock;
     row[b2] &= lock;
     row[b] = a;
-    let placed = lone_in_row::<SIMD>(a) & board.unsolved[b];
+    let placed = lone_in_row::<L>(a) & board.unsolved[b];
     if placed != 0 {
         board.unsolved[b] &= !placed;
         for row in board.cand.iter_mut() {
@@ -768,8 +805,8 @@ fn band_update<const SIMD: bool>(
 /// Keeps, in stack `s` of a digit's masks, only the mini-columns of matrix
 /// `m`.
 #[inline(always)]
-fn restrict_stack<const SIMD: bool>(row: &mut [u32; 4], s: u32, m: u32) {
-    let w = stack_deposit::<SIMD>(m, s);
+fn restrict_stack<const L: u8>(row: &mut [u32; 4], s: u32, m: u32) {
+    let w = stack_deposit::<L>(m, s);
     let others = !columns(7 << (3 * s));
     for (b, a) in row.iter_mut().take(3).enumerate() {
         *a &= others | columns((w >> (9 * b)) & 0x1FF);
@@ -800,7 +837,7 @@ enum Next {
 /// or stack with the fewest permutations summed over its digits (among those
 /// not yet fixed), the digit with the fewest permutations left.
 #[inline(always)]
-fn examine<const SIMD: bool>(board: &mut Board) -> Next {
+fn examine<const L: u8>(board: &mut Board) -> Next {
     // mats[d]: the occupancy matrices of digit d in the six units, unit u
     // (bands 0..3, stacks 3..6) in bits 10·u.. 10·u + 9 (bit 9 of each lane
     // stays clear, so shifts by one or two within a lane never cross lanes).
@@ -808,8 +845,8 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
     for (m, row) in mats.iter_mut().zip(&board.cand) {
         let w = column_word(row);
         for (u, &a) in row.iter().enumerate().take(3) {
-            *m |= (band_matrix::<SIMD>(a) as u64) << (10 * u);
-            *m |= (stack_matrix::<SIMD>(w, u as u32) as u64) << (10 * (u + 3));
+            *m |= (band_matrix::<L>(a) as u64) << (10 * u);
+            *m |= (stack_matrix::<L>(w, u as u32) as u64) << (10 * (u + 3));
         }
     }
     // The column logic: keep the mini-columns some permutation uses.
@@ -822,7 +859,7 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
                 return Next::Contradiction;
             }
             if allowed != x {
-                restrict_stack::<SIMD>(&mut board.cand[d], s as u32, allowed.into());
+                restrict_stack::<L>(&mut board.cand[d], s as u32, allowed.into());
                 changed = true;
             }
         }
@@ -872,7 +909,7 @@ fn examine<const SIMD: bool>(board: &mut Board) -> Next {
                 if u < 3 {
                     board.cand[d][u as usize] &= BAND_KEEP[next as usize];
                 } else {
-                    restrict_stack::<SIMD>(&mut board.cand[d], u - 3, next);
+                    restrict_stack::<L>(&mut board.cand[d], u - 3, next);
                 }
                 changed = true;
             }
@@ -945,11 +982,19 @@ fn grid_of(board: &Board) -> [u8; 81] {
 
 #[cfg(test)]
 mod tests {
-    use super::{Fast9Solver, ALWAYS_QUICK};
+    use super::{CodePath, Fast9Solver, ALWAYS_QUICK};
     use crate::generate::{puzzle_rng, random_grid};
     use crate::grid::{Puzzle, Shape};
     use rand::seq::SliceRandom;
     use rand_chacha::ChaCha8Rng;
+
+    /// A solver on every code path this CPU runs.
+    fn every_path() -> Vec<Fast9Solver> {
+        CodePath::available()
+            .into_iter()
+            .filter_map(Fast9Solver::with_path)
+            .collect()
+    }
 
     /// A random grid with all but `clues` random cells blanked.
     fn random_puzzle(rng: &mut ChaCha8Rng, clues: usize) -> [u8; 81] {
@@ -970,7 +1015,7 @@ mod tests {
     fn always_quick_counts_and_lists_the_same_solutions() {
         let shape = Shape::new(3, 3).unwrap();
         let mut rng = puzzle_rng(19, 0);
-        for engine in [Fast9Solver::new(), Fast9Solver::scalar()] {
+        for engine in every_path() {
             let mut default = engine.clone();
             let mut quick = engine;
             quick.set_quick_cells(ALWAYS_QUICK);
@@ -1002,7 +1047,7 @@ mod tests {
     #[test]
     fn solutions_with_a_clue_match_solving_from_the_givens() {
         let mut rng = puzzle_rng(23, 0);
-        for mut engine in [Fast9Solver::new(), Fast9Solver::scalar()] {
+        for mut engine in every_path() {
             let mut tested = 0;
             for i in 0..40 {
                 let puzzle = random_puzzle(&mut rng, 16 + i % 12);
