@@ -104,6 +104,7 @@ enum Settled {
 /// or more cells open, the multi-solution benchmark 30 to 49.)
 const QUICK_CELLS: u32 = 50;
 
+#[cfg(all(feature = "parallel", feature = "serde"))]
 /// A [`Fast9Solver::set_quick_cells`] setting above any number of open
 /// cells: every puzzle is searched quickly first.
 pub(crate) const ALWAYS_QUICK: u32 = 82;
@@ -212,6 +213,7 @@ impl Fast9Solver {
         }
     }
 
+    #[cfg(all(feature = "parallel", feature = "serde"))]
     /// Sets below how many open cells at the first guess a puzzle is
     /// searched quickly first, and returns the previous setting. The
     /// default suits puzzles with one solution; the neighbourhood hunt,
@@ -223,6 +225,7 @@ impl Fast9Solver {
         std::mem::replace(&mut self.quick_cells, cells)
     }
 
+    #[cfg(all(feature = "parallel", feature = "serde"))]
     /// Fills `out` with the solutions of `givens` (81 values, 0 = blank),
     /// up to `limit` of them, in the search's order, replacing what it held;
     /// returns how many. For the neighbourhood hunt, which needs a reduced
@@ -239,6 +242,7 @@ impl Fast9Solver {
         })
     }
 
+    #[cfg(all(feature = "parallel", feature = "serde"))]
     /// Runs `search` with every solution it finds kept in `out` (cleared
     /// first, its capacity reused); returns what `search` returns.
     fn collecting(
@@ -264,6 +268,7 @@ impl Fast9Solver {
         self.want_first = want_first;
     }
 
+    #[cfg(all(feature = "parallel", feature = "serde"))]
     /// `givens` propagated as far as it goes without a guess, for
     /// [`Fast9Solver::solutions_with`]; `None` when that already shows it
     /// has no solution or one.
@@ -282,6 +287,7 @@ impl Fast9Solver {
         }
     }
 
+    #[cfg(all(feature = "parallel", feature = "serde"))]
     /// [`Fast9Solver::solutions_into`] for the puzzle of `root` with `digit`
     /// (1–9) added at `cell`, searched from `root`'s board rather than from
     /// the givens: the hunt tests many one-clue additions to one puzzle.
@@ -342,6 +348,7 @@ impl Fast9Solver {
         self.search::<AVX512>(initial_board::<AVX512>(cells), ALL_DIRTY);
     }
 
+    #[cfg(all(feature = "parallel", feature = "serde"))]
     /// Runs the search from `board`, whose bands `prev` marks as settled
     /// where it equals their candidates, on this solver's path.
     fn run_from(&mut self, board: Board, prev: [[u32; 4]; 9]) {
@@ -358,12 +365,14 @@ impl Fast9Solver {
         }
     }
 
+    #[cfg(all(feature = "parallel", feature = "serde"))]
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
     unsafe fn run_from_avx2(&mut self, board: Board, prev: [[u32; 4]; 9]) {
         self.search::<AVX2>(board, prev);
     }
 
+    #[cfg(all(feature = "parallel", feature = "serde"))]
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,popcnt,lzcnt")]
     unsafe fn run_from_avx512(&mut self, board: Board, prev: [[u32; 4]; 9]) {
@@ -497,11 +506,13 @@ fn padded(givens: &[u8]) -> [u8; 96] {
 /// is zero on every board, lanes 0..3 never all ones).
 const ALL_DIRTY: [[u32; 4]; 9] = [[u32::MAX, u32::MAX, u32::MAX, 0]; 9];
 
+#[cfg(all(feature = "parallel", feature = "serde"))]
 /// A puzzle propagated to its fixpoint without a guess, and still open
 /// ([`Fast9Solver::root`]).
 #[derive(Clone, Copy)]
 pub(crate) struct Root(Board);
 
+#[cfg(all(feature = "parallel", feature = "serde"))]
 /// [`Fast9Solver::root`] on the given path.
 #[inline(always)]
 fn root_of<const L: u8>(cells: &[u8; 96]) -> Option<Root> {
@@ -513,12 +524,14 @@ fn root_of<const L: u8>(cells: &[u8; 96]) -> Option<Root> {
     }
 }
 
+#[cfg(all(feature = "parallel", feature = "serde"))]
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 unsafe fn root_avx2(cells: &[u8; 96]) -> Option<Root> {
     root_of::<AVX2>(cells)
 }
 
+#[cfg(all(feature = "parallel", feature = "serde"))]
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,popcnt,lzcnt")]
 unsafe fn root_avx512(cells: &[u8; 96]) -> Option<Root> {
@@ -980,9 +993,12 @@ fn grid_of(board: &Board) -> [u8; 81] {
     grid
 }
 
-#[cfg(test)]
+/// The hunt's entry points (built with the `search` module's features).
+#[cfg(all(test, feature = "parallel", feature = "serde"))]
 mod tests {
-    use super::{CodePath, Fast9Solver, ALWAYS_QUICK};
+    #[cfg(all(feature = "parallel", feature = "serde"))]
+    use super::ALWAYS_QUICK;
+    use super::{CodePath, Fast9Solver};
     use crate::generate::{puzzle_rng, random_grid};
     use crate::grid::{Puzzle, Shape};
     use rand::seq::SliceRandom;
