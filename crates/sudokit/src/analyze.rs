@@ -252,7 +252,7 @@ fn analyze_puzzle(
     scratch: &mut [u8],
 ) -> Analysis {
     let wanted = options.solutions.then_some(&mut *scratch);
-    let clues = givens.iter().map(|&v| usize::from(v != 0)).sum();
+    let clues = givens.iter().filter(|&&v| v != 0).count();
     let limit = options.limit.max(2);
     let outcome = match options.timeout {
         None => solver.solve_raw(givens, limit, wanted),
@@ -388,10 +388,16 @@ fn lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
     // An empty block has no lines; "\n" alone is one empty line.
     let has_lines = !block.is_empty();
     let block = block.strip_suffix(b"\n").unwrap_or(block);
-    let mut starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', block).map(|p| p + 1));
+    // One scan for the line ends; each line starts after the previous end.
     let mut ends = memchr::memchr_iter(b'\n', block).chain(std::iter::once(block.len()));
-    std::iter::from_fn(move || Some(&block[starts.next()?..ends.next()?]))
-        .filter(move |_| has_lines)
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        let end = ends.next()?;
+        let line = &block[start..end];
+        start = end + 1;
+        Some(line)
+    })
+    .filter(move |_| has_lines)
 }
 
 /// Cuts `block` into about `parts` pieces at line boundaries.
