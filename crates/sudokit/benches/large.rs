@@ -14,10 +14,20 @@
 //! solves these shapes to run beside it: the ratios to watch are between
 //! commits, run back to back.
 //!
+//! Beside it, in the same run, CaDiCaL (the SAT solver, through the `cadical`
+//! dev-dependency, which builds its C++ source; the encoding is in
+//! `tests/common/sat.rs`) counts each puzzle's solutions up to 2 the
+//! same way, a fresh solver per puzzle, encoding included in its time; the
+//! row gives its seconds, of which inside CaDiCaL's `solve` calls (the rest
+//! is adding the clauses), sudokit's lead over each (CaDiCaL's time over
+//! sudokit's), and checks that both give every puzzle they both answer the
+//! same status.
+//! `LARGE_SAT=0` leaves CaDiCaL out.
+//!
 //! `cargo bench -p sudokit --bench large [-- NAME...]` runs the sets whose
 //! names contain one of the given words (all without arguments). A puzzle
 //! still unanswered after `LARGE_DEADLINE` seconds (default 60) is counted
-//! as given up rather than hanging the run.
+//! as given up rather than hanging the run, by either solver.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -29,8 +39,12 @@ use sudokit::grid::{Puzzle, Shape};
 use sudokit::solver::general::GeneralSolver;
 use sudokit::solver::Solver;
 
-/// Cell values as characters: `0` for a blank, then `1`–`9`, `A`–`Z`.
-const DIGITS: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+#[path = "../tests/common/sat.rs"]
+mod sat;
+
+/// Cell values as characters: `0` for a blank, then `1`–`9`, `A`–`Z`, `a`
+/// (36).
+const DIGITS: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZa";
 
 /// The set kept as `name` in `dir`, or `make`'s, written there for the next
 /// run.
@@ -99,6 +113,50 @@ struct Tally {
     guesses: u64,
     statuses: [usize; 3],
     gave_up: usize,
+    /// Each puzzle's solution count (up to 2), `None` when given up.
+    counts: Vec<Option<u64>>,
+}
+
+/// What CaDiCaL did with one set.
+struct SatTally {
+    seconds: f64,
+    /// Of which inside CaDiCaL's `solve` (the rest builds the encoding).
+    solving: f64,
+    slowest_ms: f64,
+    gave_up: usize,
+    counts: Vec<Option<u64>>,
+}
+
+/// CaDiCaL on every puzzle of `set`, counting to 2, each first solution
+/// checked.
+fn run_sat(set: &[Puzzle], deadline: Duration) -> SatTally {
+    let shape = set[0].shape();
+    let mut tally = SatTally {
+        seconds: 0.0,
+        solving: 0.0,
+        slowest_ms: 0.0,
+        gave_up: 0,
+        counts: Vec::with_capacity(set.len()),
+    };
+    let started = Instant::now();
+    for puzzle in set {
+        let t = Instant::now();
+        let answer = sat::sat_count(puzzle, 2, deadline);
+        match &answer {
+            Some(a) => {
+                tally.solving += a.solving.as_secs_f64();
+                if let Some(grid) = &a.first {
+                    let solved = Puzzle::new(shape, grid.clone()).expect("a grid");
+                    assert!(puzzle.is_solved_by(&solved), "CaDiCaL: wrong solution");
+                }
+            }
+            None => tally.gave_up += 1,
+        }
+        tally.counts.push(answer.map(|a| a.solutions));
+        tally.slowest_ms = tally.slowest_ms.max(t.elapsed().as_secs_f64() * 1e3);
+    }
+    tally.seconds = started.elapsed().as_secs_f64();
+    tally
 }
 
 /// Answers every puzzle of `set`, checking each first solution.
@@ -112,11 +170,12 @@ fn run(set: &[Puzzle], deadline: Duration) -> Tally {
         guesses: 0,
         statuses: [0; 3],
         gave_up: 0,
+        counts: Vec::with_capacity(set.len()),
     };
     let started = Instant::now();
     for puzzle in set {
         let t = Instant::now();
-        match solver
+        let count = match solver
             .solve_until(
                 puzzle.cells(),
                 2,
@@ -132,9 +191,14 @@ fn run(set: &[Puzzle], deadline: Duration) -> Tally {
                 }
                 tally.statuses[outcome.solutions.min(2) as usize] += 1;
                 tally.guesses += outcome.guesses;
+                Some(outcome.solutions)
             }
-            None => tally.gave_up += 1,
-        }
+            None => {
+                tally.gave_up += 1;
+                None
+            }
+        };
+        tally.counts.push(count);
         tally.slowest_ms = tally.slowest_ms.max(t.elapsed().as_secs_f64() * 1e3);
     }
     tally.seconds = started.elapsed().as_secs_f64();
@@ -158,30 +222,59 @@ fn main() {
         PathBuf::from,
     );
     println!("sets in {}", dir.display());
+    let with_sat = std::env::var("LARGE_SAT").map_or(true, |v| v != "0");
     let s16: Shape = "4x4".parse().unwrap();
     let s25: Shape = "5x5".parse().unwrap();
+    let s36: Shape = "6x6".parse().unwrap();
     println!(
-        "{:<24} {:>8} {:>10} {:>11} {:>10} {:>9}  none/unique/multiple",
-        "set", "puzzles", "seconds", "puzzles/s", "guesses", "max ms"
+        "{:<24} {:>8} {:>10} {:>11} {:>10} {:>9} {:>10} {:>9} {:>9} {:>7} {:>7}  none/unique/multiple",
+        "set", "puzzles", "seconds", "puzzles/s", "guesses", "max ms", "CaDiCaL s", "solving", "max ms", "lead", "vs solve"
     );
     let report = |name: &str, set: &[Puzzle]| {
         let t = run(set, deadline);
         let answered = set.len() - t.gave_up;
+        let sat = with_sat.then(|| run_sat(set, deadline));
+        let sat_columns = match &sat {
+            Some(s) => {
+                for (i, (a, b)) in t.counts.iter().zip(&s.counts).enumerate() {
+                    if let (Some(a), Some(b)) = (a, b) {
+                        assert_eq!(a, b, "{name} #{}: sudokit and CaDiCaL disagree", i + 1);
+                    }
+                }
+                format!(
+                    "{:>10.3} {:>9.3} {:>9.1} {:>6.2}x {:>6.2}x",
+                    s.seconds,
+                    s.solving,
+                    s.slowest_ms,
+                    s.seconds / t.seconds,
+                    s.solving / t.seconds
+                )
+            }
+            None => format!("{:>10} {:>9} {:>9} {:>7} {:>7}", "-", "-", "-", "-", "-"),
+        };
+        let mut gave_up = Vec::new();
+        if t.gave_up > 0 {
+            gave_up.push(format!("sudokit gave up on {}", t.gave_up));
+        }
+        if let Some(s) = sat.as_ref().filter(|s| s.gave_up > 0) {
+            gave_up.push(format!("CaDiCaL gave up on {}", s.gave_up));
+        }
         println!(
-            "{:<24} {:>8} {:>10.3} {:>11.1} {:>10.1} {:>9.1}  {}/{}/{}{}",
+            "{:<24} {:>8} {:>10.3} {:>11.1} {:>10.1} {:>9.1} {}  {}/{}/{}{}",
             name,
             set.len(),
             t.seconds,
             set.len() as f64 / t.seconds,
             t.guesses as f64 / answered.max(1) as f64,
             t.slowest_ms,
+            sat_columns,
             t.statuses[0],
             t.statuses[1],
             t.statuses[2],
-            if t.gave_up > 0 {
-                format!(", {} given up after {:?}", t.gave_up, deadline)
-            } else {
+            if gave_up.is_empty() {
                 String::new()
+            } else {
+                format!(" ({} after {:?} each)", gave_up.join(", "), deadline)
             }
         );
     };
@@ -208,6 +301,13 @@ fn main() {
         let name = format!("25x25-random-{clues}");
         if wanted(&name) {
             let set = kept_set(&dir, &name, s25, || random_set(s25, clues, 150, seed));
+            report(&name, &set);
+        }
+    }
+    for (clues, seed) in [(700, 700), (800, 800)] {
+        let name = format!("36x36-random-{clues}");
+        if wanted(&name) {
+            let set = kept_set(&dir, &name, s36, || random_set(s36, clues, 20, seed));
             report(&name, &set);
         }
     }
