@@ -1,6 +1,9 @@
-//! Large-grid benchmark: the general engine on 16×16 and 25×25 puzzles, one
-//! thread, solutions counted up to 2 (the analyzer's question), each first
-//! solution checked against its puzzle.
+//! Large-grid benchmark: sudokit's engine for each shape (`solver_for`: the
+//! general engine up to 16×16, the general-then-SAT portfolio above) on
+//! 16×16, 25×25 and 36×36 puzzles, one thread, solutions counted up to 2 (the
+//! analyzer's question), each first solution checked against its puzzle; for
+//! the larger shapes also the general engine alone ("general s", `+k` when it
+//! gave up on k puzzles).
 //!
 //! The sets are random puzzles from `random_puzzle` (half of them given one
 //! wrong clue) at the clue counts where search is hardest, and minimal 16×16
@@ -37,7 +40,7 @@ use rand_chacha::ChaCha8Rng;
 use sudokit::generate::{random_puzzle, GenerateOptions, Generator};
 use sudokit::grid::{Puzzle, Shape};
 use sudokit::solver::general::GeneralSolver;
-use sudokit::solver::Solver;
+use sudokit::solver::{solver_for, Solver};
 
 #[path = "../tests/common/sat.rs"]
 mod sat;
@@ -159,10 +162,10 @@ fn run_sat(set: &[Puzzle], deadline: Duration) -> SatTally {
     tally
 }
 
-/// Answers every puzzle of `set`, checking each first solution.
-fn run(set: &[Puzzle], deadline: Duration) -> Tally {
+/// Answers every puzzle of `set` with `solver`, checking each first
+/// solution.
+fn run(solver: &mut dyn Solver, set: &[Puzzle], deadline: Duration) -> Tally {
     let shape = set[0].shape();
-    let mut solver = GeneralSolver::new(shape);
     let mut solution = vec![0; shape.cell_count()];
     let mut tally = Tally {
         seconds: 0.0,
@@ -227,11 +230,28 @@ fn main() {
     let s25: Shape = "5x5".parse().unwrap();
     let s36: Shape = "6x6".parse().unwrap();
     println!(
-        "{:<24} {:>8} {:>10} {:>11} {:>10} {:>9} {:>10} {:>9} {:>9} {:>7} {:>7}  none/unique/multiple",
-        "set", "puzzles", "seconds", "puzzles/s", "guesses", "max ms", "CaDiCaL s", "solving", "max ms", "lead", "vs solve"
+        "{:<24} {:>8} {:>10} {:>12} {:>11} {:>10} {:>9} {:>10} {:>9} {:>9} {:>7} {:>7}  none/unique/multiple",
+        "set", "puzzles", "seconds", "general s", "puzzles/s", "guesses", "max ms", "CaDiCaL s", "solving", "max ms", "lead", "vs solve"
     );
     let report = |name: &str, set: &[Puzzle]| {
-        let t = run(set, deadline);
+        let shape = set[0].shape();
+        let t = run(solver_for(shape).as_mut(), set, deadline);
+        let general = if shape.side() > 16 {
+            let g = run(&mut GeneralSolver::new(shape), set, deadline);
+            for (i, (a, b)) in t.counts.iter().zip(&g.counts).enumerate() {
+                if let (Some(a), Some(b)) = (a, b) {
+                    assert_eq!(a, b, "{name} #{}: the engines disagree", i + 1);
+                }
+            }
+            let gave_up = if g.gave_up > 0 {
+                format!("+{}", g.gave_up)
+            } else {
+                String::new()
+            };
+            format!("{:>9.3}{gave_up:<3}", g.seconds)
+        } else {
+            format!("{:>9}{:<3}", "same", "")
+        };
         let answered = set.len() - t.gave_up;
         let sat = with_sat.then(|| run_sat(set, deadline));
         let sat_columns = match &sat {
@@ -260,10 +280,11 @@ fn main() {
             gave_up.push(format!("CaDiCaL gave up on {}", s.gave_up));
         }
         println!(
-            "{:<24} {:>8} {:>10.3} {:>11.1} {:>10.1} {:>9.1} {}  {}/{}/{}{}",
+            "{:<24} {:>8} {:>10.3} {} {:>11.1} {:>10.1} {:>9.1} {}  {}/{}/{}{}",
             name,
             set.len(),
             t.seconds,
+            general,
             set.len() as f64 / t.seconds,
             t.guesses as f64 / answered.max(1) as f64,
             t.slowest_ms,
@@ -304,7 +325,7 @@ fn main() {
             report(&name, &set);
         }
     }
-    for (clues, seed) in [(700, 700), (800, 800)] {
+    for (clues, seed) in [(650, 650), (700, 700), (800, 800)] {
         let name = format!("36x36-random-{clues}");
         if wanted(&name) {
             let set = kept_set(&dir, &name, s36, || random_set(s36, clues, 20, seed));

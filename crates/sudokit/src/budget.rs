@@ -41,6 +41,15 @@ impl Budget {
         self
     }
 
+    /// This budget, spent by `deadline` at the latest (the same cancel
+    /// flag): a slice of a longer computation.
+    pub fn sooner(&self, deadline: Instant) -> Budget {
+        Budget {
+            deadline: Some(self.deadline.map_or(deadline, |d| d.min(deadline))),
+            cancel: self.cancel.clone(),
+        }
+    }
+
     /// The deadline, if there is one.
     pub fn deadline(&self) -> Option<Instant> {
         self.deadline
@@ -68,6 +77,21 @@ mod tests {
         assert!(Budget::until(Instant::now()).is_spent());
         let later = Budget::until(Instant::now() + Duration::from_secs(3600));
         assert!(!later.is_spent());
+        // A slice ends at the earlier deadline and keeps the flag.
+        let flag = Arc::new(AtomicBool::new(false));
+        let long =
+            Budget::until(Instant::now() + Duration::from_secs(3600)).with_cancel(flag.clone());
+        let slice = long.sooner(Instant::now() + Duration::from_secs(60));
+        assert!(slice.deadline() < long.deadline());
+        assert_eq!(
+            long.sooner(Instant::now() + Duration::from_secs(7200))
+                .deadline(),
+            long.deadline()
+        );
+        assert!(!slice.is_spent());
+        flag.store(true, Ordering::Relaxed);
+        assert!(slice.is_spent());
+        assert!(Budget::unlimited().sooner(Instant::now()).is_spent());
         let flag = Arc::new(AtomicBool::new(false));
         let cancellable = later.with_cancel(Arc::clone(&flag));
         assert!(!cancellable.is_spent());

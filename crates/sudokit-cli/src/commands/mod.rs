@@ -81,7 +81,8 @@ fn parse_max_line(text: &str) -> Result<usize, String> {
 /// `--engine`: which solver runs (for comparisons; `auto` is the fastest).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct EngineArgs {
-    /// Solver: auto (fastest for the shape), general, or reference (slow).
+    /// Solver: auto (fastest for the shape), general, sat (CaDiCaL, a SAT
+    /// solver), or reference (slow).
     #[arg(long, value_name = "NAME", default_value_t = EngineChoice::Auto)]
     pub engine: EngineChoice,
 }

@@ -19,6 +19,9 @@ pub enum EngineChoice {
     General,
     /// The plain backtracking reference (slow; for checking).
     Reference,
+    /// The SAT engine (CaDiCaL), whatever the shape (the `sat` feature).
+    #[cfg(feature = "sat")]
+    Sat,
 }
 
 impl EngineChoice {
@@ -28,6 +31,8 @@ impl EngineChoice {
             EngineChoice::Auto => solver_for(shape),
             EngineChoice::General => Box::new(GeneralSolver::new(shape)),
             EngineChoice::Reference => Box::new(ReferenceSolver::new(shape)),
+            #[cfg(feature = "sat")]
+            EngineChoice::Sat => Box::new(super::sat::SatSolver::new(shape)),
         }
     }
 }
@@ -38,6 +43,8 @@ impl fmt::Display for EngineChoice {
             EngineChoice::Auto => "auto",
             EngineChoice::General => "general",
             EngineChoice::Reference => "reference",
+            #[cfg(feature = "sat")]
+            EngineChoice::Sat => "sat",
         })
     }
 }
@@ -50,8 +57,11 @@ impl FromStr for EngineChoice {
             "auto" => Ok(EngineChoice::Auto),
             "general" => Ok(EngineChoice::General),
             "reference" => Ok(EngineChoice::Reference),
+            #[cfg(feature = "sat")]
+            "sat" => Ok(EngineChoice::Sat),
             other => Err(format!(
-                "unknown engine '{other}' (auto, general, reference)"
+                "unknown engine '{other}' (auto, general, reference{})",
+                if cfg!(feature = "sat") { ", sat" } else { "" }
             )),
         }
     }

@@ -18,7 +18,11 @@ pub mod choice;
 pub mod count;
 pub mod fast9;
 pub mod general;
+#[cfg(feature = "sat")]
+pub mod portfolio;
 pub mod reference;
+#[cfg(feature = "sat")]
+pub mod sat;
 pub mod small;
 
 use crate::budget::Budget;
@@ -167,8 +171,10 @@ pub(crate) fn check_input(
 }
 
 /// The fastest engine available for `shape`: the band-bitboard engine for 9×9,
-/// the small-grid bitboard engine up to 64 cells, the general engine for every
-/// other shape.
+/// the small-grid bitboard engine up to 64 cells, the general engine up to
+/// 16×16, and for larger grids the general engine with the SAT engine behind
+/// it (the `sat` feature's [`portfolio`]; without the feature, the general
+/// engine alone).
 pub fn solver_for(shape: Shape) -> Box<dyn Solver> {
     // Grids of at most 64 cells (`small::MAX_CELLS`).
     if let Some(solver) = small::SmallSolver::new(shape) {
@@ -176,6 +182,10 @@ pub fn solver_for(shape: Shape) -> Box<dyn Solver> {
     }
     if (shape.box_rows(), shape.box_cols()) == (3, 3) {
         return Box::new(fast9::Fast9Solver::new());
+    }
+    #[cfg(feature = "sat")]
+    if shape.side() > 16 {
+        return Box::new(portfolio::PortfolioSolver::new(shape));
     }
     Box::new(general::GeneralSolver::new(shape))
 }

@@ -1,0 +1,182 @@
+//! [`SatSolver`]: any grid as a CNF formula for CaDiCaL, a CDCL SAT solver
+//! (built from its C++ source by the `cadical` crate; the `sat` feature).
+//!
+//! Clause learning is what the propagate-and-branch engines lack: on large
+//! grids about half full (36×36 with 650–700 clues), refuting a puzzle whose
+//! clues clash only deep down takes the general engine minutes, and CaDiCaL
+//! seconds. The general engine is far faster everywhere else, so
+//! [`solver_for`](super::solver_for) runs both as a portfolio for the large
+//! shapes ([`super::portfolio`]); `--engine sat` runs this one alone.
+//!
+//! The encoding keeps only what the givens leave open: variable
+//! `N·cell + d + 1` means "digit `d + 1` in `cell`", and only the candidates
+//! the givens allow (a given's own digit; no digit a peer gives) get
+//! clauses: each cell takes at least one and at most one of its candidates,
+//! each unit holds each digit at least once and at most once among the cells
+//! that can hold it. Solutions are counted by adding, after each, a clause
+//! that rules it out.
+
+use cadical::Callbacks;
+
+use super::raw::RawSolver;
+use super::{Outcome, Solver};
+use crate::budget::Budget;
+use crate::grid::{Geometry, Shape};
+
+/// CaDiCaL's periodic "should I stop?" question, answered by a [`Budget`].
+struct Stop(Budget);
+
+impl Callbacks for Stop {
+    fn terminate(&mut self) -> bool {
+        self.0.is_spent()
+    }
+}
+
+/// The SAT engine for any shape.
+#[derive(Clone, Debug)]
+pub struct SatSolver {
+    shape: Shape,
+    /// Each unit's cells (rows, columns, boxes).
+    units: Vec<Vec<usize>>,
+    /// Each cell's units, as indices into `units`.
+    cell_units: Vec<Vec<usize>>,
+}
+
+impl SatSolver {
+    /// A solver for `shape`.
+    pub fn new(shape: Shape) -> SatSolver {
+        let geometry = Geometry::new(shape);
+        let units: Vec<Vec<usize>> = (0..geometry.unit_count())
+            .map(|u| geometry.unit(u).iter().map(|&c| usize::from(c)).collect())
+            .collect();
+        let mut cell_units = vec![Vec::new(); shape.cell_count()];
+        for (u, unit) in units.iter().enumerate() {
+            for &cell in unit {
+                cell_units[cell].push(u);
+            }
+        }
+        SatSolver {
+            shape,
+            units,
+            cell_units,
+        }
+    }
+
+    /// Each cell's candidates (bit `d` = digit `d + 1`) as the givens leave
+    /// them; `None` when a blank cell has none left.
+    fn candidates(&self, givens: &[u8]) -> Option<Vec<u64>> {
+        let n = self.shape.side();
+        let every = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        // The digits given in each unit.
+        let used: Vec<u64> = self
+            .units
+            .iter()
+            .map(|unit| {
+                unit.iter()
+                    .filter(|&&c| givens[c] != 0)
+                    .fold(0, |m, &c| m | 1 << (givens[c] - 1))
+            })
+            .collect();
+        givens
+            .iter()
+            .enumerate()
+            .map(|(cell, &v)| {
+                if v != 0 {
+                    return Some(1 << (v - 1));
+                }
+                let taken = self.cell_units[cell].iter().fold(0, |m, &u| m | used[u]);
+                let open = every & !taken;
+                (open != 0).then_some(open)
+            })
+            .collect()
+    }
+
+    /// Counts up to `limit` solutions; `None` once `budget` is spent.
+    fn count(
+        &self,
+        givens: &[u8],
+        limit: u64,
+        mut solution: Option<&mut [u8]>,
+        budget: &Budget,
+    ) -> Option<Outcome> {
+        let mut outcome = Outcome::default();
+        let Some(cands) = self.candidates(givens) else {
+            return Some(outcome);
+        };
+        let n = self.shape.side();
+        let var = |cell: usize, d: usize| (n * cell + d + 1) as i32;
+        let digits = |set: u64| (0..n).filter(move |&d| set >> d & 1 == 1);
+        let mut sat: cadical::Solver<Stop> = cadical::Solver::new();
+        sat.set_callbacks(Some(Stop(budget.clone())));
+        for (cell, &set) in cands.iter().enumerate() {
+            sat.add_clause(digits(set).map(|d| var(cell, d)));
+            for d in digits(set) {
+                for e in digits(set >> (d + 1) << (d + 1)) {
+                    sat.add_clause([-var(cell, d), -var(cell, e)]);
+                }
+            }
+        }
+        let mut holders = Vec::with_capacity(n);
+        for unit in &self.units {
+            for d in 0..n {
+                holders.clear();
+                holders.extend(unit.iter().filter(|&&c| cands[c] >> d & 1 == 1));
+                sat.add_clause(holders.iter().map(|&c| var(c, d)));
+                for (i, &a) in holders.iter().enumerate() {
+                    for &b in &holders[i + 1..] {
+                        sat.add_clause([-var(a, d), -var(b, d)]);
+                    }
+                }
+            }
+        }
+        let mut grid = vec![0u8; n * n];
+        while outcome.solutions < limit {
+            match sat.solve() {
+                None => return None,
+                Some(false) => break,
+                Some(true) => {
+                    for (cell, &set) in cands.iter().enumerate() {
+                        let d = digits(set)
+                            .find(|&d| sat.value(var(cell, d)) == Some(true))
+                            .expect("a model gives every cell a candidate");
+                        grid[cell] = d as u8 + 1;
+                    }
+                    if let Some(out) = solution.take() {
+                        out.copy_from_slice(&grid);
+                    }
+                    outcome.solutions += 1;
+                    // The next solution differs somewhere.
+                    sat.add_clause(
+                        grid.iter()
+                            .enumerate()
+                            .map(|(cell, &v)| -var(cell, usize::from(v) - 1)),
+                    );
+                }
+            }
+        }
+        Some(outcome)
+    }
+}
+
+impl Solver for SatSolver {
+    fn shape(&self) -> Shape {
+        self.shape
+    }
+}
+
+impl RawSolver for SatSolver {
+    fn solve_raw(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
+        self.count(givens, limit.max(1), solution, &Budget::unlimited())
+            .expect("an unlimited budget is never spent")
+    }
+
+    fn solve_raw_until(
+        &mut self,
+        givens: &[u8],
+        limit: u64,
+        solution: Option<&mut [u8]>,
+        budget: &Budget,
+    ) -> Option<Outcome> {
+        self.count(givens, limit.max(1), solution, budget)
+    }
+}
