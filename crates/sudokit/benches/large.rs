@@ -25,7 +25,8 @@
 //! is adding the clauses), sudokit's lead over each (CaDiCaL's time over
 //! sudokit's), and checks that both give every puzzle they both answer the
 //! same status.
-//! `LARGE_SAT=0` leaves CaDiCaL out.
+//! `LARGE_SAT=0` leaves CaDiCaL out; the portfolio and CaDiCaL need the `sat`
+//! feature (`cargo bench -p sudokit --features sat --bench large`).
 //!
 //! `cargo bench -p sudokit --bench large [-- NAME...]` runs the sets whose
 //! names contain one of the given words (all without arguments). A puzzle
@@ -42,6 +43,7 @@ use sudokit::grid::{Puzzle, Shape};
 use sudokit::solver::general::GeneralSolver;
 use sudokit::solver::{solver_for, Solver};
 
+#[cfg(feature = "sat")]
 #[path = "../tests/common/sat.rs"]
 mod sat;
 
@@ -120,7 +122,8 @@ struct Tally {
     counts: Vec<Option<u64>>,
 }
 
-/// What CaDiCaL did with one set.
+/// What CaDiCaL did with one set (only made with the `sat` feature).
+#[cfg_attr(not(feature = "sat"), allow(dead_code))]
 struct SatTally {
     seconds: f64,
     /// Of which inside CaDiCaL's `solve` (the rest builds the encoding).
@@ -130,9 +133,22 @@ struct SatTally {
     counts: Vec<Option<u64>>,
 }
 
-/// CaDiCaL on every puzzle of `set`, counting to 2, each first solution
-/// checked.
-fn run_sat(set: &[Puzzle], deadline: Duration) -> SatTally {
+/// CaDiCaL on every puzzle of `set` when `wanted`, counting to 2, each
+/// first solution checked.
+#[cfg(feature = "sat")]
+fn run_sat(set: &[Puzzle], deadline: Duration, wanted: bool) -> Option<SatTally> {
+    wanted.then(|| run_sat_all(set, deadline))
+}
+
+/// Without the `sat` feature there is no CaDiCaL to run.
+#[cfg(not(feature = "sat"))]
+fn run_sat(_: &[Puzzle], _: Duration, _: bool) -> Option<SatTally> {
+    None
+}
+
+/// [`run_sat`] on every puzzle.
+#[cfg(feature = "sat")]
+fn run_sat_all(set: &[Puzzle], deadline: Duration) -> SatTally {
     let shape = set[0].shape();
     let mut tally = SatTally {
         seconds: 0.0,
@@ -226,6 +242,12 @@ fn main() {
     );
     println!("sets in {}", dir.display());
     let with_sat = std::env::var("LARGE_SAT").map_or(true, |v| v != "0");
+    if !cfg!(feature = "sat") {
+        println!(
+            "(built without the `sat` feature: no portfolio and no CaDiCaL column; \
+             `cargo bench -p sudokit --features sat --bench large` has both)"
+        );
+    }
     let s16: Shape = "4x4".parse().unwrap();
     let s25: Shape = "5x5".parse().unwrap();
     let s36: Shape = "6x6".parse().unwrap();
@@ -236,7 +258,7 @@ fn main() {
     let report = |name: &str, set: &[Puzzle]| {
         let shape = set[0].shape();
         let t = run(solver_for(shape).as_mut(), set, deadline);
-        let general = if shape.side() > 16 {
+        let general = if shape.side() > 16 && cfg!(feature = "sat") {
             let g = run(&mut GeneralSolver::new(shape), set, deadline);
             for (i, (a, b)) in t.counts.iter().zip(&g.counts).enumerate() {
                 if let (Some(a), Some(b)) = (a, b) {
@@ -253,7 +275,7 @@ fn main() {
             format!("{:>9}{:<3}", "same", "")
         };
         let answered = set.len() - t.gave_up;
-        let sat = with_sat.then(|| run_sat(set, deadline));
+        let sat = run_sat(set, deadline, with_sat);
         let sat_columns = match &sat {
             Some(s) => {
                 for (i, (a, b)) in t.counts.iter().zip(&s.counts).enumerate() {

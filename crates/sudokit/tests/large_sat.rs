@@ -3,7 +3,10 @@
 //! search is hardest, some with a wrong clue, and minimal puzzles), the
 //! engine that `solver_for` picks and CaDiCaL (a CDCL SAT solver, through the
 //! `cadical` dev-dependency) give every puzzle the same count up to 2, and
-//! every solution either returns solves its puzzle.
+//! every solution either returns solves its puzzle. Needs the `sat` feature
+//! (`cargo test --release -p sudokit --features sat`), whose `cadical`
+//! dependency the independent encoding in `common/sat.rs` uses directly.
+#![cfg(feature = "sat")]
 
 mod common;
 

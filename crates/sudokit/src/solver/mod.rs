@@ -173,8 +173,8 @@ pub(crate) fn check_input(
 /// The fastest engine available for `shape`: the band-bitboard engine for 9×9,
 /// the small-grid bitboard engine up to 64 cells, the general engine up to
 /// 16×16, and for larger grids the general engine with the SAT engine behind
-/// it (the `sat` feature's [`portfolio`]; without the feature, the general
-/// engine alone).
+/// it (the `sat` feature's `solver::portfolio`; without the feature, the
+/// general engine alone).
 pub fn solver_for(shape: Shape) -> Box<dyn Solver> {
     // Grids of at most 64 cells (`small::MAX_CELLS`).
     if let Some(solver) = small::SmallSolver::new(shape) {

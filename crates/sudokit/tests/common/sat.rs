@@ -1,7 +1,9 @@
 //! An independent answer for grids of any shape: the puzzle as CNF for the
-//! CaDiCaL SAT solver (the `cadical` dev-dependency), solutions counted by
-//! blocking each one found. Shared by the large-grid cross-check test and
-//! the `large` benchmark (`#[path]`-included there).
+//! CaDiCaL SAT solver (the `cadical` crate, which the `sat` feature brings
+//! in), solutions counted by blocking each one found. Its encoding is its
+//! own (every cell and digit, nothing pre-eliminated), not the library's.
+//! Shared by the large-grid cross-check test and the `large` benchmark
+//! (`#[path]`-included there).
 
 use std::time::{Duration, Instant};
 
