@@ -155,6 +155,12 @@ mod x86 {
             two = _mm_or_si128(two, _mm_and_si128(one, x));
             one = _mm_or_si128(one, x);
         }
+        counts_of(one, two, three)
+    }
+
+    /// The three count registers as [`Counts`].
+    #[inline(always)]
+    pub(super) unsafe fn counts_of(one: __m128i, two: __m128i, three: __m128i) -> Counts {
         let mut c = Counts {
             one: [0; 4],
             two: [0; 4],
@@ -229,14 +235,6 @@ mod x86_512 {
             two = _mm_ternarylogic_epi32::<0xF8>(two, one, x);
             one = _mm_or_si128(one, x);
         }
-        let mut c = Counts {
-            one: [0; 4],
-            two: [0; 4],
-            three: [0; 4],
-        };
-        _mm_storeu_si128(c.one.as_mut_ptr().cast(), one);
-        _mm_storeu_si128(c.two.as_mut_ptr().cast(), two);
-        _mm_storeu_si128(c.three.as_mut_ptr().cast(), three);
-        c
+        super::x86::counts_of(one, two, three)
     }
 }
