@@ -14,7 +14,9 @@
 //! clauses: each cell takes at least one and at most one of its candidates,
 //! each unit holds each digit at least once and at most once among the cells
 //! that can hold it. Solutions are counted by adding, after each, a clause
-//! that rules it out.
+//! that rules it out; when the question is "one or several?" (limit 2), the
+//! first solution is first checked for a two-digit exchange that gives a
+//! second one at once (`SatSolver::swapped`).
 
 use cadical::Callbacks;
 
@@ -145,6 +147,11 @@ impl SatSolver {
                         out.copy_from_slice(&grid);
                     }
                     outcome.solutions += 1;
+                    if outcome.solutions == 1 && limit == 2 && self.swapped(givens, &grid) {
+                        // A second solution by exchanging two digits.
+                        outcome.solutions = 2;
+                        break;
+                    }
                     // The next solution differs somewhere.
                     sat.add_clause(
                         grid.iter()
@@ -155,6 +162,58 @@ impl SatSolver {
             }
         }
         Some(outcome)
+    }
+}
+
+impl SatSolver {
+    /// Whether exchanging two digits on some open cells of `grid` (a
+    /// solution of `givens`) gives another solution.
+    ///
+    /// On large grids about half full, the second solution CDCL is asked for
+    /// after a blocking clause can take minutes to find (or to refute) even
+    /// when it differs from the first in a few cells. The commonest such
+    /// difference is a two-digit exchange: open cells holding `a` or `b`
+    /// where every unit holds either both or neither. Those cells are found
+    /// per pair of digits by repeatedly dropping any cell whose row, column
+    /// or box lacks its partner among the open cells; whatever survives is
+    /// such a set, and its exchange is a solution.
+    fn swapped(&self, givens: &[u8], grid: &[u8]) -> bool {
+        let n = self.shape.side() as u8;
+        let mut cells = Vec::new();
+        let mut alive = vec![false; grid.len()];
+        for a in 1..=n {
+            for b in a + 1..=n {
+                cells.clear();
+                cells.extend(
+                    (0..grid.len()).filter(|&c| givens[c] == 0 && (grid[c] == a || grid[c] == b)),
+                );
+                for &c in &cells {
+                    alive[c] = true;
+                }
+                loop {
+                    let before = cells.len();
+                    cells.retain(|&c| {
+                        let partnered = self.cell_units[c].iter().all(|&u| {
+                            self.units[u]
+                                .iter()
+                                .any(|&o| alive[o] && grid[o] != grid[c])
+                        });
+                        alive[c] = partnered;
+                        partnered
+                    });
+                    if cells.len() == before {
+                        break;
+                    }
+                }
+                for &c in &cells {
+                    alive[c] = false;
+                }
+                if !cells.is_empty() {
+                    return true;
+                }
+            }
+        }
+        false
     }
 }
 
