@@ -37,46 +37,38 @@ impl Callbacks for Stop {
 /// The SAT engine for any shape.
 #[derive(Clone, Debug)]
 pub struct SatSolver {
-    shape: Shape,
-    /// Each unit's cells (rows, columns, boxes).
-    units: Vec<Vec<usize>>,
-    /// Each cell's units, as indices into `units`.
-    cell_units: Vec<Vec<usize>>,
+    geometry: Geometry,
 }
 
 impl SatSolver {
     /// A solver for `shape`.
     pub fn new(shape: Shape) -> SatSolver {
-        let geometry = Geometry::new(shape);
-        let units: Vec<Vec<usize>> = (0..geometry.unit_count())
-            .map(|u| geometry.unit(u).iter().map(|&c| usize::from(c)).collect())
-            .collect();
-        let mut cell_units = vec![Vec::new(); shape.cell_count()];
-        for (u, unit) in units.iter().enumerate() {
-            for &cell in unit {
-                cell_units[cell].push(u);
-            }
-        }
         SatSolver {
-            shape,
-            units,
-            cell_units,
+            geometry: Geometry::new(shape),
         }
+    }
+
+    /// The cells of unit `u`.
+    fn unit(&self, u: usize) -> impl Iterator<Item = usize> + '_ {
+        self.geometry.unit(u).iter().map(|&c| usize::from(c))
+    }
+
+    /// The row, column and box units of `cell`.
+    fn units_of(&self, cell: usize) -> impl Iterator<Item = usize> {
+        self.geometry.units_of(cell).into_iter().map(usize::from)
     }
 
     /// Each cell's candidates (bit `d` = digit `d + 1`) as the givens leave
     /// them; `None` when a blank cell has none left.
     fn candidates(&self, givens: &[u8]) -> Option<Vec<u64>> {
-        let n = self.shape.side();
+        let n = self.geometry.shape().side();
         let every = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         // The digits given in each unit.
-        let used: Vec<u64> = self
-            .units
-            .iter()
-            .map(|unit| {
-                unit.iter()
-                    .filter(|&&c| givens[c] != 0)
-                    .fold(0, |m, &c| m | 1 << (givens[c] - 1))
+        let used: Vec<u64> = (0..self.geometry.unit_count())
+            .map(|u| {
+                self.unit(u)
+                    .filter(|&c| givens[c] != 0)
+                    .fold(0, |m, c| m | 1 << (givens[c] - 1))
             })
             .collect();
         givens
@@ -86,7 +78,7 @@ impl SatSolver {
                 if v != 0 {
                     return Some(1 << (v - 1));
                 }
-                let taken = self.cell_units[cell].iter().fold(0, |m, &u| m | used[u]);
+                let taken = self.units_of(cell).fold(0, |m, u| m | used[u]);
                 let open = every & !taken;
                 (open != 0).then_some(open)
             })
@@ -105,7 +97,7 @@ impl SatSolver {
         let Some(cands) = self.candidates(givens) else {
             return Some(outcome);
         };
-        let n = self.shape.side();
+        let n = self.geometry.shape().side();
         let var = |cell: usize, d: usize| (n * cell + d + 1) as i32;
         let digits = |set: u64| (0..n).filter(move |&d| set >> d & 1 == 1);
         let mut sat: cadical::Solver<Stop> = cadical::Solver::new();
@@ -119,10 +111,10 @@ impl SatSolver {
             }
         }
         let mut holders = Vec::with_capacity(n);
-        for unit in &self.units {
+        for u in 0..self.geometry.unit_count() {
             for d in 0..n {
                 holders.clear();
-                holders.extend(unit.iter().filter(|&&c| cands[c] >> d & 1 == 1));
+                holders.extend(self.unit(u).filter(|&c| cands[c] >> d & 1 == 1));
                 sat.add_clause(holders.iter().map(|&c| var(c, d)));
                 for (i, &a) in holders.iter().enumerate() {
                     for &b in &holders[i + 1..] {
@@ -163,9 +155,7 @@ impl SatSolver {
         }
         Some(outcome)
     }
-}
 
-impl SatSolver {
     /// Whether exchanging two digits on some open cells of `grid` (a
     /// solution of `givens`) gives another solution.
     ///
@@ -178,7 +168,7 @@ impl SatSolver {
     /// or box lacks its partner among the open cells; whatever survives is
     /// such a set, and its exchange is a solution.
     fn swapped(&self, givens: &[u8], grid: &[u8]) -> bool {
-        let n = self.shape.side() as u8;
+        let n = self.geometry.shape().side() as u8;
         let mut cells = Vec::new();
         let mut alive = vec![false; grid.len()];
         for a in 1..=n {
@@ -193,11 +183,9 @@ impl SatSolver {
                 loop {
                     let before = cells.len();
                     cells.retain(|&c| {
-                        let partnered = self.cell_units[c].iter().all(|&u| {
-                            self.units[u]
-                                .iter()
-                                .any(|&o| alive[o] && grid[o] != grid[c])
-                        });
+                        let partnered = self
+                            .units_of(c)
+                            .all(|u| self.unit(u).any(|o| alive[o] && grid[o] != grid[c]));
                         alive[c] = partnered;
                         partnered
                     });
@@ -219,7 +207,7 @@ impl SatSolver {
 
 impl Solver for SatSolver {
     fn shape(&self) -> Shape {
-        self.shape
+        self.geometry.shape()
     }
 }
 

@@ -87,6 +87,16 @@ enum Branch {
     Cell { band: u8, pos: u8 },
 }
 
+/// Where a search starts.
+enum Start<'a> {
+    /// From the givens (81 cells, then padding).
+    Givens(&'a [u8; 96]),
+    /// From a board, whose bands the `prev` masks mark as settled where they
+    /// equal its candidates.
+    #[cfg(all(feature = "parallel", feature = "serde"))]
+    Board(&'a Board, &'a [[u32; 4]; 9]),
+}
+
 /// How [`Fast9Solver::settle`] left a board.
 enum Settled {
     /// Every cell placed: a solution.
@@ -314,23 +324,21 @@ impl Fast9Solver {
         }
         self.begin(limit, false);
         self.collecting(out, |solver| {
-            solver.run_from(board, root.0.cand);
+            solver.run(Start::Board(&board, &root.0.cand));
             solver.outcome.solutions
         })
     }
 
-    /// Runs the search from the givens `cells` on this solver's path.
-    fn run(&mut self, cells: &[u8; 96]) {
+    /// Runs the search from `start` on this solver's path.
+    fn run(&mut self, start: Start) {
         match self.path {
-            CodePath::Portable => {
-                self.search::<PORTABLE>(initial_board::<PORTABLE>(cells), ALL_DIRTY);
-            }
+            CodePath::Portable => self.run_on::<PORTABLE>(start),
             // SAFETY: a solver only gets a path its CPU has (`CodePath`).
             #[cfg(target_arch = "x86_64")]
-            CodePath::Avx2 => unsafe { self.run_avx2(cells) },
+            CodePath::Avx2 => unsafe { self.run_avx2(start) },
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
-            CodePath::Avx512 => unsafe { self.run_avx512(cells) },
+            CodePath::Avx512 => unsafe { self.run_avx512(start) },
             #[cfg(not(target_arch = "x86_64"))]
             CodePath::Avx2 | CodePath::Avx512 => unreachable!("x86 paths are never available"),
         }
@@ -338,45 +346,24 @@ impl Fast9Solver {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn run_avx2(&mut self, cells: &[u8; 96]) {
-        self.search::<AVX2>(initial_board::<AVX2>(cells), ALL_DIRTY);
+    unsafe fn run_avx2(&mut self, start: Start) {
+        self.run_on::<AVX2>(start);
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn run_avx512(&mut self, cells: &[u8; 96]) {
-        self.search::<AVX512>(initial_board::<AVX512>(cells), ALL_DIRTY);
+    unsafe fn run_avx512(&mut self, start: Start) {
+        self.run_on::<AVX512>(start);
     }
 
-    #[cfg(all(feature = "parallel", feature = "serde"))]
-    /// Runs the search from `board`, whose bands `prev` marks as settled
-    /// where it equals their candidates, on this solver's path.
-    fn run_from(&mut self, board: Board, prev: [[u32; 4]; 9]) {
-        match self.path {
-            CodePath::Portable => self.search::<PORTABLE>(board, prev),
-            // SAFETY: a solver only gets a path its CPU has (`CodePath`).
-            #[cfg(target_arch = "x86_64")]
-            CodePath::Avx2 => unsafe { self.run_from_avx2(board, prev) },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            CodePath::Avx512 => unsafe { self.run_from_avx512(board, prev) },
-            #[cfg(not(target_arch = "x86_64"))]
-            CodePath::Avx2 | CodePath::Avx512 => unreachable!("x86 paths are never available"),
+    /// [`Fast9Solver::run`] on path `L`.
+    #[inline(always)]
+    fn run_on<const L: u8>(&mut self, start: Start) {
+        match start {
+            Start::Givens(cells) => self.search::<L>(initial_board::<L>(cells), ALL_DIRTY),
+            #[cfg(all(feature = "parallel", feature = "serde"))]
+            Start::Board(board, prev) => self.search::<L>(*board, *prev),
         }
-    }
-
-    #[cfg(all(feature = "parallel", feature = "serde"))]
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn run_from_avx2(&mut self, board: Board, prev: [[u32; 4]; 9]) {
-        self.search::<AVX2>(board, prev);
-    }
-
-    #[cfg(all(feature = "parallel", feature = "serde"))]
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn run_from_avx512(&mut self, board: Board, prev: [[u32; 4]; 9]) {
-        self.search::<AVX512>(board, prev);
     }
 
     /// Depth-first search over an explicit stack from `start` (`settled` as
@@ -487,7 +474,7 @@ impl RawSolver for Fast9Solver {
     fn solve_raw(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
         debug_assert_eq!(givens.len(), 81, "a 9×9 puzzle has 81 cells");
         self.begin(limit, solution.is_some());
-        self.run(&padded(givens));
+        self.run(Start::Givens(&padded(givens)));
         if let (Some(out), Some(first)) = (solution, self.first) {
             out.copy_from_slice(&first);
         }
