@@ -159,6 +159,7 @@ pub mod search;
 pub mod slide;
 mod solve;
 pub mod solver;
+pub mod variant;
 
 pub use grid::{InputError, Puzzle, Shape};
 pub use parse::ParseError;

@@ -1,0 +1,312 @@
+//! [`Constraints`]: the tables every variant engine reads, derived once
+//! from a [`Layout`].
+
+use super::layout::{sum_combinations, Layout, Rule, MAX_CAGE_COMBINATIONS};
+
+/// The constraints of a [`Layout`] as flat tables: all-different *houses*
+/// (rows, columns, regions, rule groups, extra groups, cages), the peers of
+/// every cell (cells that must differ from it, relations included), and the
+/// digit sets each cage's sum allows.
+///
+/// Houses of `N` cells come first and must hold every digit once
+/// (*complete*); the rest only forbid repeats.
+#[derive(Clone, Debug)]
+pub struct Constraints {
+    side: usize,
+    /// Cells of every house, concatenated; house `h` is
+    /// `house_cells[house_start[h]..house_start[h + 1]]`.
+    house_cells: Vec<u16>,
+    house_start: Vec<u32>,
+    /// Houses `0..complete` have `N` cells.
+    complete: usize,
+    /// Houses of each cell, CSR like the houses.
+    cell_houses: Vec<u32>,
+    cell_house_start: Vec<u32>,
+    /// Peers of each cell, CSR.
+    peers: Vec<u16>,
+    peer_start: Vec<u32>,
+    /// Cages with a sum: their cells and the digit sets making the sum.
+    cages: Vec<CageTable>,
+    /// Cage (index into `cages`) of each cell, [`NO_CAGE`] if none.
+    cell_cage: Vec<u32>,
+    /// Pairs of complete houses sharing two or more cells, for locked
+    /// candidates.
+    overlaps: Vec<Overlap>,
+    /// Overlaps whose first house is `h`: `overlap_start[h]..overlap_start[h + 1]`.
+    overlap_start: Vec<u32>,
+}
+
+/// The cage number of a cell outside every cage with a sum.
+pub const NO_CAGE: u32 = u32::MAX;
+
+/// A cage with a sum, as the engines use it.
+#[derive(Clone, Debug)]
+pub struct CageTable {
+    /// Its cells.
+    pub cells: Vec<u16>,
+    /// Its sum.
+    pub sum: u32,
+    /// Every set of distinct digits (bit `d − 1` for digit `d`) of the
+    /// cage's size making its sum.
+    pub combos: Vec<u64>,
+}
+
+/// Two complete houses `a` and `b` that share cells: a digit whose places in
+/// `a` all lie in the shared cells is not in the rest of `b`.
+#[derive(Clone, Debug)]
+pub struct Overlap {
+    /// The house whose places are looked at.
+    pub a: u32,
+    /// The house cleared.
+    pub b: u32,
+    /// Cells of `a` outside `b`.
+    pub a_rest: Vec<u16>,
+    /// Cells of both.
+    pub shared: Vec<u16>,
+    /// Cells of `b` outside `a`.
+    pub b_rest: Vec<u16>,
+}
+
+impl Constraints {
+    /// The tables of `layout`.
+    pub fn new(layout: &Layout) -> Constraints {
+        let n = layout.side();
+        let shape = layout.shape();
+        let cells = n * n;
+        let mut complete_houses: Vec<Vec<u16>> = Vec::new();
+        let mut partial_houses: Vec<Vec<u16>> = Vec::new();
+        let cell = |r: usize, c: usize| (r * n + c) as u16;
+        for r in 0..n {
+            complete_houses.push((0..n).map(|c| cell(r, c)).collect());
+        }
+        for c in 0..n {
+            complete_houses.push((0..n).map(|r| cell(r, c)).collect());
+        }
+        let mut regions = vec![Vec::new(); n];
+        for i in 0..cells {
+            regions[layout.region_of(i)].push(i as u16);
+        }
+        complete_houses.extend(regions);
+        let rules = layout.rules();
+        if rules.contains(Rule::Diagonals) {
+            complete_houses.push((0..n).map(|i| cell(i, i)).collect());
+            complete_houses.push((0..n).map(|i| cell(i, n - 1 - i)).collect());
+        }
+        let (rows, cols) = (shape.box_rows(), shape.box_cols());
+        if rules.contains(Rule::Windoku) {
+            for top in (1..).step_by(rows + 1).take_while(|t| t + rows <= n) {
+                for left in (1..).step_by(cols + 1).take_while(|l| l + cols <= n) {
+                    let window = (0..rows)
+                        .flat_map(|dr| (0..cols).map(move |dc| (top + dr) * n + left + dc))
+                        .map(|i| i as u16)
+                        .collect();
+                    complete_houses.push(window);
+                }
+            }
+        }
+        if rules.contains(Rule::Disjoint) {
+            let mut groups = vec![Vec::new(); n];
+            for i in 0..cells {
+                let (r, c) = (i / n, i % n);
+                groups[(r % rows) * cols + c % cols].push(i as u16);
+            }
+            complete_houses.extend(groups);
+        }
+        for group in layout.groups() {
+            let mut group = group.clone();
+            group.sort_unstable();
+            if group.len() == n {
+                complete_houses.push(group);
+            } else {
+                partial_houses.push(group);
+            }
+        }
+        let mut cage_tables = Vec::new();
+        let mut cell_cage = vec![NO_CAGE; cells];
+        for cage in layout.cages() {
+            let mut members = cage.cells.clone();
+            members.sort_unstable();
+            if let Some(sum) = cage.sum {
+                for &c in &members {
+                    cell_cage[c as usize] = cage_tables.len() as u32;
+                }
+                cage_tables.push(CageTable {
+                    cells: members.clone(),
+                    sum,
+                    combos: sum_combinations(n, members.len(), sum, MAX_CAGE_COMBINATIONS),
+                });
+            }
+            if members.len() == n {
+                complete_houses.push(members);
+            } else if members.len() > 1 {
+                partial_houses.push(members);
+            }
+        }
+        // The same group twice (a cage that is a row, say) is one house.
+        let mut seen = std::collections::HashSet::new();
+        complete_houses.retain(|h| seen.insert(h.clone()));
+        partial_houses.retain(|h| seen.insert(h.clone()));
+        let complete = complete_houses.len();
+        let houses: Vec<Vec<u16>> = complete_houses.into_iter().chain(partial_houses).collect();
+
+        let mut of_cell: Vec<Vec<u32>> = vec![Vec::new(); cells];
+        for (h, members) in houses.iter().enumerate() {
+            for &c in members {
+                of_cell[c as usize].push(h as u32);
+            }
+        }
+        let mut related: Vec<Vec<u16>> = vec![Vec::new(); cells];
+        let mut steps: Vec<(isize, isize)> = Vec::new();
+        if rules.contains(Rule::AntiKnight) {
+            steps.extend([(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+        }
+        if rules.contains(Rule::AntiKing) {
+            steps.extend([(1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (1, 0), (0, -1), (-1, 0)]);
+        }
+        for (i, list) in related.iter_mut().enumerate() {
+            let (r, c) = ((i / n) as isize, (i % n) as isize);
+            for &(dr, dc) in &steps {
+                let (rr, cc) = (r + dr, c + dc);
+                if (0..n as isize).contains(&rr) && (0..n as isize).contains(&cc) {
+                    list.push((rr as usize * n + cc as usize) as u16);
+                }
+            }
+        }
+        let mut peers = Vec::new();
+        let mut peer_start = vec![0u32];
+        let mut mark = vec![false; cells];
+        for i in 0..cells {
+            let start = peers.len();
+            let members = of_cell[i].iter().flat_map(|&h| houses[h as usize].iter());
+            for &p in members.chain(related[i].iter()) {
+                if p as usize != i && !mark[p as usize] {
+                    mark[p as usize] = true;
+                    peers.push(p);
+                }
+            }
+            for &p in &peers[start..] {
+                mark[p as usize] = false;
+            }
+            peers[start..].sort_unstable();
+            peer_start.push(peers.len() as u32);
+        }
+
+        let mut overlaps = Vec::new();
+        let mut overlap_start = vec![0u32];
+        for a in 0..complete {
+            for b in 0..complete {
+                if a == b {
+                    continue;
+                }
+                let (ha, hb) = (&houses[a], &houses[b]);
+                let shared: Vec<u16> = ha.iter().copied().filter(|c| hb.contains(c)).collect();
+                if shared.len() < 2 {
+                    continue;
+                }
+                overlaps.push(Overlap {
+                    a: a as u32,
+                    b: b as u32,
+                    a_rest: ha.iter().copied().filter(|c| !hb.contains(c)).collect(),
+                    b_rest: hb.iter().copied().filter(|c| !ha.contains(c)).collect(),
+                    shared,
+                });
+            }
+            overlap_start.push(overlaps.len() as u32);
+        }
+
+        let (house_cells, house_start) = flatten(&houses);
+        let (cell_houses, cell_house_start) = flatten(&of_cell);
+        Constraints {
+            side: n,
+            house_cells,
+            house_start,
+            complete,
+            cell_houses,
+            cell_house_start,
+            peers,
+            peer_start,
+            cages: cage_tables,
+            cell_cage,
+            overlaps,
+            overlap_start,
+        }
+    }
+
+    /// The side `N`.
+    pub fn side(&self) -> usize {
+        self.side
+    }
+
+    /// The number of cells, `N²`.
+    pub fn cell_count(&self) -> usize {
+        self.side * self.side
+    }
+
+    /// The number of houses.
+    pub fn house_count(&self) -> usize {
+        self.house_start.len() - 1
+    }
+
+    /// The number of complete houses (`N` cells, every digit once); they
+    /// are houses `0..complete_count()`.
+    pub fn complete_count(&self) -> usize {
+        self.complete
+    }
+
+    /// The cells of house `h`.
+    pub fn house(&self, h: usize) -> &[u16] {
+        &self.house_cells[self.house_start[h] as usize..self.house_start[h + 1] as usize]
+    }
+
+    /// The houses of `cell`.
+    pub fn houses_of(&self, cell: usize) -> &[u32] {
+        &self.cell_houses
+            [self.cell_house_start[cell] as usize..self.cell_house_start[cell + 1] as usize]
+    }
+
+    /// The cells that must differ from `cell`, in increasing order.
+    pub fn peers(&self, cell: usize) -> &[u16] {
+        &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]
+    }
+
+    /// The cages with a sum.
+    pub fn cages(&self) -> &[CageTable] {
+        &self.cages
+    }
+
+    /// The cage with a sum that holds `cell`, if any.
+    pub fn cage_of(&self, cell: usize) -> Option<usize> {
+        let c = self.cell_cage[cell];
+        (c != NO_CAGE).then_some(c as usize)
+    }
+
+    /// The overlaps whose first house is `h`.
+    pub fn overlaps_of(&self, h: usize) -> &[Overlap] {
+        &self.overlaps[self.overlap_start[h] as usize..self.overlap_start[h + 1] as usize]
+    }
+
+    /// Whether the complete grid `grid` (digits `1..=N`) keeps every
+    /// constraint: peers differ and every cage makes its sum.
+    pub fn is_solution(&self, grid: &[u8]) -> bool {
+        if grid.len() != self.cell_count() || grid.iter().any(|&v| v == 0 || v as usize > self.side) {
+            return false;
+        }
+        let peers_differ = (0..grid.len()).all(|i| self.peers(i).iter().all(|&p| grid[p as usize] != grid[i]));
+        let sums_made = self
+            .cages
+            .iter()
+            .all(|cage| cage.cells.iter().map(|&c| grid[c as usize] as u32).sum::<u32>() == cage.sum);
+        peers_differ && sums_made
+    }
+}
+
+/// Lists as one concatenated vector and its start offsets.
+fn flatten<T: Copy>(lists: &[Vec<T>]) -> (Vec<T>, Vec<u32>) {
+    let mut flat = Vec::new();
+    let mut start = vec![0u32];
+    for list in lists {
+        flat.extend_from_slice(list);
+        start.push(flat.len() as u32);
+    }
+    (flat, start)
+}
