@@ -145,6 +145,15 @@ Examples:
 Exit status: 0 every puzzle made; 1 some puzzle missed its target (--clues,
 within --attempts; the others are printed); 2 usage or I/O error.")]
     Generate(commands::generate::GenerateArgs),
+    /// Convert f-puzzles links (or their data or JSON) into sudokit's lines.
+    #[command(after_help = concat!("\
+Examples:
+  sudokit import links.txt | sudokit solve
+  sudokit import 'https://f-puzzles.com/?load=N4Ig…' > puzzle.txt
+
+", "Exit status: 0 every line converted; 1 some lines not converted (reported on
+standard error, the others printed); 2 usage or I/O error."))]
+    Import(commands::import::ImportArgs),
     /// Hunt the {-R+A} neighbourhoods of seed puzzles for unique minimal puzzles.
     #[command(after_help = concat!("\
 Examples:
@@ -231,6 +240,7 @@ fn main() -> ExitCode {
         Command::Hint(args) => commands::hint::run(args),
         Command::Explain(args) => commands::explain::run(args),
         Command::Generate(args) => commands::generate::run(args),
+        Command::Import(args) => commands::import::run(args),
         Command::Search(args) => commands::search::run(args),
         Command::Slide(args) => commands::slide::run(args),
         Command::Serve(args) => commands::serve::run(args),

@@ -25,6 +25,7 @@ use crate::lines::{LineReader, TooLong, DEFAULT_MAX_LINE};
 use crate::parse::{classify, AlphabetError, Format, FormatError, FormatSpec, Line, ParseError};
 use crate::solver::choice::EngineChoice;
 use crate::solver::{check_input, Solver, Status};
+use crate::variant::{text::has_layout_fields, text::apply_fields, Layout, LayoutError, Rules};
 
 /// Bytes read per block before the block is analysed.
 pub const BLOCK_BYTES: usize = 1 << 20;
@@ -46,6 +47,9 @@ pub struct AnalyzeOptions {
     pub solutions: bool,
     /// The engine to solve with.
     pub engine: EngineChoice,
+    /// Variant rules every puzzle keeps (`--variant`), besides the layout
+    /// fields of its own line (see [`crate::variant::text`]).
+    pub variant: Rules,
     /// Bytes of input analysed so far, kept up to date while blocks are being
     /// worked on, for a progress display.
     pub progress: Option<Arc<AtomicU64>>,
@@ -73,6 +77,7 @@ impl Default for AnalyzeOptions {
             minimal: false,
             solutions: false,
             engine: EngineChoice::default(),
+            variant: Rules::NONE,
             progress: None,
             max_line: DEFAULT_MAX_LINE,
             limit: 2,
@@ -283,6 +288,64 @@ fn analyze_puzzle(
     }
 }
 
+/// The engines one worker solves with: one for the layout every line shares
+/// (the format's shape and `--variant`), and one for the last layout a
+/// line's own fields gave, kept while the next lines repeat it.
+struct Engines {
+    choice: EngineChoice,
+    base: Layout,
+    base_solver: Box<dyn Solver>,
+    last: Option<(Layout, Box<dyn Solver>)>,
+}
+
+impl Engines {
+    /// The engines for puzzles of `format` under `options`; an error when
+    /// the engine asked for does not handle `--variant`'s rules.
+    fn new(format: &Format, options: &AnalyzeOptions) -> Result<Engines, LayoutError> {
+        let base = Layout::classic(format.shape()).with_rules(options.variant);
+        let base_solver = options
+            .engine
+            .build_for(&base)
+            .map_err(|e| LayoutError::Syntax(e.to_string()))?;
+        Ok(Engines {
+            choice: options.engine,
+            base,
+            base_solver,
+            last: None,
+        })
+    }
+
+    /// The solver for a line whose text after the cells is `rest`: the
+    /// shared one unless `rest` has layout fields.
+    fn for_line(&mut self, rest: &[u8]) -> Result<&mut dyn Solver, ParseError> {
+        if !rest.iter().any(|&b| b == b'=') {
+            return Ok(self.base_solver.as_mut());
+        }
+        let rest = String::from_utf8_lossy(rest);
+        if !has_layout_fields(&rest) {
+            return Ok(self.base_solver.as_mut());
+        }
+        let layout = apply_fields(self.base.clone(), &rest)?;
+        if layout == self.base {
+            return Ok(self.base_solver.as_mut());
+        }
+        if self.last.as_ref().is_none_or(|(last, _)| *last != layout) {
+            let solver = self
+                .choice
+                .build_for(&layout)
+                .map_err(|e| LayoutError::Syntax(e.to_string()))?;
+            self.last = Some((layout, solver));
+        }
+        Ok(self.last.as_mut().expect("set above").1.as_mut())
+    }
+}
+
+/// The text of `raw` after `cells`, a slice of it.
+fn after<'a>(raw: &'a [u8], cells: &[u8]) -> &'a [u8] {
+    let end = cells.as_ptr() as usize - raw.as_ptr() as usize + cells.len();
+    &raw[end.min(raw.len())..]
+}
+
 /// The verdicts of one piece of a block, with line numbers relative to the
 /// piece, and whether an `end` line stopped it.
 struct PieceResult<'a> {
@@ -297,7 +360,7 @@ fn analyze_piece<'a>(
     piece: &'a [u8],
     format: &Format,
     options: &AnalyzeOptions,
-    solver: &mut dyn Solver,
+    engines: &mut Engines,
     mut verdicts: Vec<Verdict<'a>>,
 ) -> PieceResult<'a> {
     let cells = format.shape().cell_count();
@@ -331,7 +394,12 @@ fn analyze_piece<'a>(
                 line: result.lines,
                 id: None,
                 cells: bare,
-                result: Ok(analyze_puzzle(solver, &givens, options, &mut scratch)),
+                result: Ok(analyze_puzzle(
+                    engines.base_solver.as_mut(),
+                    &givens,
+                    options,
+                    &mut scratch,
+                )),
             });
             continue;
         }
@@ -348,9 +416,10 @@ fn analyze_piece<'a>(
                 break;
             }
             Line::Puzzle { id, cells } => {
-                let analysis = format
-                    .parse_into(cells, &mut givens)
-                    .map(|()| analyze_puzzle(solver, &givens, options, &mut scratch));
+                let analysis = format.parse_into(cells, &mut givens).and_then(|()| {
+                    let solver = engines.for_line(after(raw, cells))?;
+                    Ok(analyze_puzzle(solver, &givens, options, &mut scratch))
+                });
                 result.verdicts.push(Verdict {
                     line: result.lines,
                     id,
@@ -361,6 +430,38 @@ fn analyze_piece<'a>(
         }
     }
     result
+}
+
+/// Every puzzle line of `piece` invalid for `error` (an engine that does
+/// not handle the rules every line shares).
+fn refuse_piece<'a>(
+    piece: &'a [u8],
+    error: &LayoutError,
+    mut verdicts: Vec<Verdict<'a>>,
+) -> PieceResult<'a> {
+    let mut lines_seen = 0;
+    let mut ended = false;
+    for raw in lines(piece) {
+        lines_seen += 1;
+        match classify(raw) {
+            Line::Skip => {}
+            Line::End => {
+                ended = true;
+                break;
+            }
+            Line::Puzzle { id, cells } => verdicts.push(Verdict {
+                line: lines_seen,
+                id,
+                cells,
+                result: Err(ParseError::Layout(error.clone())),
+            }),
+        }
+    }
+    PieceResult {
+        verdicts,
+        lines: lines_seen,
+        ended,
+    }
 }
 
 /// `run` emptied, its room kept for verdicts that borrow another block
@@ -522,9 +623,10 @@ where
             let results: Vec<PieceResult<'_>> = parts
                 .into_par_iter()
                 .map_init(
-                    || options.engine.build(format.shape()),
-                    |solver, (piece, room)| {
-                        analyze_piece(piece, format, options, solver.as_mut(), room)
+                    || Engines::new(format, options),
+                    |engines, (piece, room)| match engines {
+                        Ok(engines) => analyze_piece(piece, format, options, engines, room),
+                        Err(e) => refuse_piece(piece, e, room),
                     },
                 )
                 .collect();

@@ -243,6 +243,10 @@ pub enum ParseError {
     /// The puzzle's size has no default symbols (sides 62 to 64).
     #[error(transparent)]
     Alphabet(#[from] AlphabetError),
+    /// The line's variant layout fields do not parse or do not fit together
+    /// (a region of the wrong size, a cage sum no digits make …).
+    #[error(transparent)]
+    Layout(#[from] crate::variant::LayoutError),
 }
 
 fn quoted(ch: char) -> String {

@@ -19,7 +19,7 @@ use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
 use super::progress::{self, with_bar, Meter};
-use super::{push_number, status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs};
+use super::{push_number, status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs, VariantArgs};
 
 /// Options of `sudokit analyze`.
 #[derive(clap::Args, Debug)]
@@ -28,6 +28,8 @@ pub struct AnalyzeArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub format: FormatArgs,
+    #[command(flatten)]
+    pub variant: VariantArgs,
     #[command(flatten)]
     pub threads: ThreadArgs,
     #[command(flatten)]
@@ -226,6 +228,7 @@ impl Printer {
 
 /// Runs `sudokit analyze`.
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
+    args.variant.check(args.engine.engine)?;
     let threads = args.threads.install()?;
     let started = Instant::now();
     let spec = args.format.spec();
@@ -239,6 +242,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         minimal: args.minimal,
         solutions: output != OutputFormat::Text,
         engine: args.engine.engine,
+        variant: args.variant.variant,
         progress: show_progress.then(|| progress.current.clone()),
         max_line: args.lines.max_line,
         timeout: args.timeout.timeout,

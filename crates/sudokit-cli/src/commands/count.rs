@@ -11,14 +11,15 @@ use sudokit::grid::{Puzzle, Shape};
 use sudokit::parse::Format;
 use sudokit::solver::count::{count_solutions_until, estimate_solutions, CountProgress};
 use sudokit::solver::general::RESTART_LIMIT;
-use sudokit::solver::Status;
+use sudokit::solver::{Solver, Status};
+use sudokit::variant::{Layout, VariantSolver};
 
 use super::input::{analyze_sources, locate, InputArgs, PuzzleLines};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
 use super::progress::{self, with_bar, Meter};
-use super::{status_word, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs, TIMEOUT_TEXT};
+use super::{status_word, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs, TIMEOUT_TEXT, VariantArgs};
 
 /// Options of `sudokit count`.
 #[derive(clap::Args, Debug)]
@@ -27,6 +28,8 @@ pub struct CountArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub format: FormatArgs,
+    #[command(flatten)]
+    pub variant: VariantArgs,
     #[command(flatten)]
     pub threads: ThreadArgs,
     #[command(flatten)]
@@ -95,6 +98,7 @@ fn count_few(args: &CountArgs, printer: &mut Printer) -> anyhow::Result<()> {
         limit: printer.limit,
         max_line: args.lines.max_line,
         timeout: args.timeout.timeout,
+        variant: args.variant.variant,
         ..AnalyzeOptions::default()
     };
     analyze_sources(
@@ -129,11 +133,18 @@ fn count_exactly(args: &CountArgs, printer: &mut Printer) -> anyhow::Result<()> 
         let name = several.then(|| source.name.clone());
         let mut puzzles = PuzzleLines::new(source, &spec, args.lines.max_line)?;
         while let Some(entry) = puzzles.next_entry()? {
-            if let (Ok(puzzle), false) = (&entry.puzzle, warned) {
-                warned = warn_if_hopeless(args, puzzle, entry.line);
-            }
-            let counted = match &entry.puzzle {
-                Ok(puzzle) => Ok(count(args, puzzle, printer.limit)?),
+            let parsed = entry.puzzle.clone().and_then(|puzzle| {
+                let layout = entry.layout(&puzzle, args.variant.variant)?;
+                Ok((puzzle, layout))
+            });
+            let counted = match &parsed {
+                Ok((puzzle, None)) => {
+                    if !warned {
+                        warned = warn_if_hopeless(args, puzzle, entry.line);
+                    }
+                    Ok(count(args, puzzle, printer.limit)?)
+                }
+                Ok((puzzle, Some(layout))) => Ok(count_variant(args, puzzle, layout, printer.limit)),
                 Err(error) => Err(locate(name.as_deref(), entry.line, error)),
             };
             printer.answer(entry.id, entry.cells, entry.shape, counted);
@@ -243,6 +254,19 @@ fn count(args: &CountArgs, puzzle: &Puzzle, limit: u64) -> anyhow::Result<Option
             count_solutions_until(puzzle.shape(), puzzle.cells(), limit, &budget, Some(&parts))?;
         Ok(counted)
     })
+}
+
+/// Counts one variant puzzle's solutions up to `limit` under `--timeout`
+/// (`None` when it ran out), on one core.
+fn count_variant(args: &CountArgs, puzzle: &Puzzle, layout: &Layout, limit: u64) -> Option<u64> {
+    let mut solver = VariantSolver::new(layout);
+    let budget = args.timeout.budget();
+    // The puzzle was parsed for the layout's shape: its cells fit.
+    solver
+        .solve_until(puzzle.cells(), limit, None, &budget)
+        .ok()
+        .flatten()
+        .map(|outcome| outcome.solutions)
 }
 
 /// Warns on standard error when an exact count (no `--limit`, no

@@ -23,12 +23,16 @@ use sudokit::generate::{
 };
 use sudokit::grid::Shape;
 use sudokit::parse::Format;
+use sudokit::variant::generate::{
+    generate_variant_range, VariantGenerateError, VariantGenerated, VariantOptions,
+};
+use sudokit::variant::text::layout_fields;
 
 use super::output::{
     csv_columns, escape_controls, write_csv_header, OutputArgs, OutputFormat, Record,
 };
 use super::rate::{rating_fields, rating_text};
-use super::ThreadArgs;
+use super::{ThreadArgs, VariantArgs};
 
 /// Puzzles made per thread before a batch is printed.
 const BATCH_PER_THREAD: u64 = 64;
@@ -39,6 +43,12 @@ const DEFAULT_ATTEMPTS: u32 = 1000;
 /// The command's own fields, after the common ones.
 const FIELDS: [&str; 6] = [
     "solution", "clues", "symmetry", "minimal", "guesses", "seed",
+];
+
+/// The fields of variant puzzles: their layout fields, then the usual ones
+/// (a random fill makes no guesses worth counting).
+const VARIANT_FIELDS: [&str; 6] = [
+    "layout", "solution", "clues", "symmetry", "minimal", "seed",
 ];
 
 /// The fields added with a rating target: the rating, named as `sudokit
@@ -96,6 +106,16 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "NAME")]
     pub level: Option<Level>,
     #[command(flatten)]
+    pub variant: VariantArgs,
+    /// Jigsaw: random irregular regions (orthogonally connected, N cells
+    /// each) instead of boxes; each puzzle line carries its regions=MAP.
+    #[arg(long)]
+    pub jigsaw: bool,
+    /// Killer: no givens, cages with sums (cage=SUM:CELLS fields) whose
+    /// only solution is the puzzle's.
+    #[arg(long)]
+    pub killer: bool,
+    #[command(flatten)]
     pub output: OutputArgs,
     /// No progress bar and no summary on standard error.
     #[arg(long, short)]
@@ -104,8 +124,39 @@ pub struct GenerateArgs {
     pub threads: ThreadArgs,
 }
 
+impl GenerateArgs {
+    /// The variant options, when `--variant`, `--jigsaw` or `--killer` asks
+    /// for one; options that only plain Sudoku has are refused.
+    fn variant_options(&self) -> anyhow::Result<Option<VariantOptions>> {
+        if self.variant.variant.is_empty() && !self.jigsaw && !self.killer {
+            return Ok(None);
+        }
+        let plain_only = [
+            ("--clues", self.clues.is_some()),
+            ("--rating", self.rating.is_some()),
+            ("--level", self.level.is_some()),
+        ];
+        if let Some((flag, _)) = plain_only.iter().find(|(_, given)| *given) {
+            anyhow::bail!(
+                "{flag} is for plain Sudoku; variant puzzles are made minimal (--symmetry applies)"
+            );
+        }
+        if self.killer && self.symmetry != Symmetry::None {
+            anyhow::bail!("--symmetry is for puzzles with givens; --killer puzzles have none");
+        }
+        Ok(Some(VariantOptions {
+            shape: self.shape,
+            rules: self.variant.variant,
+            jigsaw: self.jigsaw,
+            killer: self.killer,
+            symmetry: self.symmetry,
+        }))
+    }
+}
+
 /// Runs `sudokit generate`.
 pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
+    let variant = args.variant_options()?;
     let threads = args.threads.install()? as u64;
     let started = Instant::now();
     let format = Format::new(args.shape, args.symbols.as_deref()).context("--symbols")?;
@@ -123,13 +174,17 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         attempts: args.attempts.max(1),
         rating: args.rating.or(args.level.map(Level::range)),
     };
-    options.check().context("--clues")?;
+    if variant.is_none() {
+        options.check().context("--clues")?;
+    }
     let printer = Printer {
         args,
         format,
         seed,
         columns: csv_columns(&if options.rating.is_some() {
             [&FIELDS[..], &RATING_FIELDS[..]].concat()
+        } else if variant.is_some() {
+            VARIANT_FIELDS.to_vec()
         } else {
             FIELDS.to_vec()
         }),
@@ -161,9 +216,21 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             while start < args.count {
                 let end = (start + batch).min(args.count);
                 text.clear();
-                for (number, made) in (start + 1..).zip(generate_range(options, seed, start..end)) {
-                    failed += u64::from(made.is_err());
-                    printer.write(number, &made, &mut text);
+                match &variant {
+                    None => {
+                        let made = generate_range(options, seed, start..end);
+                        for (number, made) in (start + 1..).zip(made) {
+                            failed += u64::from(made.is_err());
+                            printer.write(number, &made, &mut text);
+                        }
+                    }
+                    Some(variant) => {
+                        let made = generate_variant_range(variant, seed, start..end);
+                        for (number, made) in (start + 1..).zip(made) {
+                            failed += u64::from(made.is_err());
+                            printer.write_variant(number, &made, &mut text);
+                        }
+                    }
                 }
                 stdout.write_all(&text)?;
                 stdout.flush()?;
@@ -245,6 +312,15 @@ impl Printer<'_> {
         if let Some(range) = args.rating {
             line += &format!(" --rating {range}");
         }
+        if !args.variant.variant.is_empty() {
+            line += &format!(" --variant {}", args.variant.variant);
+        }
+        if args.jigsaw {
+            line += " --jigsaw";
+        }
+        if args.killer {
+            line += " --killer";
+        }
         if args.attempts != DEFAULT_ATTEMPTS {
             line += &format!(" --attempts {}", args.attempts);
         }
@@ -270,6 +346,62 @@ impl Printer<'_> {
             }
             (OutputFormat::Jsonl, made) => self.record(number, made).write_json(out),
             (OutputFormat::Csv, made) => self.record(number, made).write_csv(&self.columns, out),
+        }
+    }
+
+    /// Variant puzzle `number`: its line (cells, then layout fields) in
+    /// text, else its record, whose `layout` field holds those fields.
+    fn write_variant(
+        &self,
+        number: u64,
+        made: &Result<VariantGenerated, VariantGenerateError>,
+        out: &mut Vec<u8>,
+    ) {
+        let write = |cells: &[u8]| {
+            let mut text = Vec::with_capacity(cells.len());
+            self.format.alphabet().write_cells(cells, &mut text);
+            String::from_utf8_lossy(&text).into_owned()
+        };
+        let symmetry = ("symmetry", Value::from(self.args.symmetry.to_string()));
+        let seed = ("seed", Value::from(self.seed));
+        let mut record = match made {
+            Ok(g) => {
+                let layout = layout_fields(g.puzzle.layout());
+                if self.args.output.format == OutputFormat::Text {
+                    out.extend_from_slice(write(g.puzzle.givens().cells()).as_bytes());
+                    out.extend_from_slice(escape_controls(&layout).as_bytes());
+                    out.push(b'\n');
+                    return;
+                }
+                Record {
+                    number,
+                    puzzle: Some(write(g.puzzle.givens().cells()).into()),
+                    status: UNIQUE,
+                    fields: vec![
+                        ("layout", Value::from(layout.trim_start())),
+                        ("solution", write(g.solution.cells()).into()),
+                        ("clues", Value::from(g.puzzle.givens().clue_count())),
+                        symmetry,
+                        ("minimal", Value::from(self.args.symmetry == Symmetry::None)),
+                        seed,
+                    ],
+                    ..Record::default()
+                }
+            }
+            Err(error) => {
+                if self.args.output.format == OutputFormat::Text {
+                    out.extend_from_slice(format!("# puzzle {number}: {error}\n").as_bytes());
+                    return;
+                }
+                let mut record = Record::invalid(number, None, None, error.to_string());
+                record.fields = vec![symmetry, seed];
+                record
+            }
+        };
+        record.shape = Some(self.args.shape);
+        match self.args.output.format {
+            OutputFormat::Csv => record.write_csv(&self.columns, out),
+            _ => record.write_json(out),
         }
     }
 

@@ -24,6 +24,8 @@ use sudokit::grid::{Puzzle, Shape};
 use sudokit::lines::{Item, LineReader};
 use sudokit::parse::{classify, Format, FormatError, FormatSpec, Line, ParseError};
 use sudokit::rows::RowsReader;
+use sudokit::variant::fpuzzles::{self, looks_like_fpuzzles};
+use sudokit::variant::{text, Layout, Rules};
 
 /// The operands of a command that reads puzzles.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -94,13 +96,22 @@ impl InputArgs {
     pub fn open_with(&self, reads_as_puzzle: impl Fn(&str) -> bool) -> anyhow::Result<Vec<Source>> {
         let mut sources = Vec::new();
         let mut inline = 0;
-        let mut inline_source = |text: &str| {
+        // A puzzle pasted from f-puzzles (a link, its data, its JSON) is
+        // read as the line `sudokit import` would make of it.
+        let mut inline_source = |text: &str| -> anyhow::Result<Source> {
             inline += 1;
-            Source {
+            let text = if looks_like_fpuzzles(text) {
+                fpuzzles::parse(text.trim())
+                    .map_err(|e| anyhow::anyhow!("argument {inline}: {e}"))?
+                    .to_string()
+            } else {
+                text.to_string()
+            };
+            Ok(Source {
                 name: format!("argument {inline}"),
                 size: Some(text.len() as u64),
-                reader: Box::new(io::Cursor::new(text.as_bytes().to_vec())),
-            }
+                reader: Box::new(io::Cursor::new(text.into_bytes())),
+            })
         };
         for operand in &self.operands {
             if operand == "-" {
@@ -109,15 +120,18 @@ impl InputArgs {
             }
             let path = Path::new(operand);
             if path.symlink_metadata().is_err() {
-                if let Some(text) = operand.to_str().filter(|t| reads_as_puzzle(t)) {
-                    sources.push(inline_source(text));
+                if let Some(text) = operand
+                    .to_str()
+                    .filter(|t| reads_as_puzzle(t) || looks_like_fpuzzles(t))
+                {
+                    sources.push(inline_source(text)?);
                     continue;
                 }
             }
             sources.push(open_file(path)?);
         }
         for puzzle in &self.puzzles {
-            sources.push(inline_source(puzzle));
+            sources.push(inline_source(puzzle)?);
         }
         if sources.is_empty() {
             sources.push(Source::stdin());
@@ -230,6 +244,8 @@ pub struct Entry<'a> {
     pub id: Option<&'a str>,
     /// Its cell text as read.
     pub cells: &'a [u8],
+    /// The text after the cells (layout fields, a rating, a name …).
+    pub rest: &'a [u8],
     /// The source's box shape, once its first puzzle has settled it.
     pub shape: Option<Shape>,
     /// The puzzle, or why the line is invalid.
@@ -260,6 +276,7 @@ impl PuzzleLines {
                     line,
                     id: None,
                     cells: b"",
+                    rest: b"",
                     shape: self.format.as_ref().map(Format::shape),
                     puzzle: Err(too_long.into()),
                 }))
@@ -269,6 +286,8 @@ impl PuzzleLines {
             Line::Skip | Line::End => return Ok(None),
             Line::Puzzle { id, cells } => (id, cells),
         };
+        let after_cells = cells.as_ptr() as usize - raw.as_ptr() as usize + cells.len();
+        let rest = &raw[after_cells..];
         if self.format.is_none() {
             match self.spec.resolve(cells) {
                 Ok(format) => self.format = Some(format),
@@ -277,6 +296,7 @@ impl PuzzleLines {
                         line,
                         id,
                         cells,
+                        rest,
                         shape: None,
                         puzzle: Err(error),
                     }))
@@ -289,9 +309,20 @@ impl PuzzleLines {
             line,
             id,
             cells,
+            rest,
             shape: Some(format.shape()),
             puzzle: format.parse(cells),
         }))
+    }
+}
+
+impl Entry<'_> {
+    /// The variant layout of this entry's puzzle: `rules` (`--variant`) and
+    /// the layout fields after its cells; `None` for plain Sudoku.
+    pub fn layout(&self, puzzle: &Puzzle, rules: Rules) -> Result<Option<Layout>, ParseError> {
+        let base = Layout::classic(puzzle.shape()).with_rules(rules);
+        let layout = text::apply_fields(base, &String::from_utf8_lossy(self.rest))?;
+        Ok((!layout.is_classic()).then_some(layout))
     }
 }
 

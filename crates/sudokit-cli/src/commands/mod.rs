@@ -7,6 +7,7 @@ pub mod count;
 pub mod explain;
 pub mod generate;
 pub mod hint;
+pub mod import;
 pub mod input;
 pub mod load;
 pub mod output;
@@ -28,6 +29,7 @@ use sudokit::logic::TechniqueSet;
 use sudokit::parse::FormatSpec;
 use sudokit::solver::choice::EngineChoice;
 use sudokit::solver::Status;
+use sudokit::variant::Rules;
 
 /// `--box` and `--symbols`, taken by every Sudoku command.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -81,10 +83,41 @@ fn parse_max_line(text: &str) -> Result<usize, String> {
 /// `--engine`: which solver runs (for comparisons; `auto` is the fastest).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct EngineArgs {
-    /// Solver: auto (fastest for the shape), general, sat (CaDiCaL, a SAT
-    /// solver), or reference (slow).
+    /// Solver: auto (fastest for the shape and variant), general (plain
+    /// Sudoku, any shape), variant (every variant, constraints as data), dlx
+    /// (dancing links, every variant), sat (CaDiCaL, a SAT solver; plain
+    /// Sudoku), or reference (slow; plain Sudoku).
     #[arg(long, value_name = "NAME", default_value_t = EngineChoice::Auto)]
     pub engine: EngineChoice,
+}
+
+/// `--variant`: rules every puzzle of the run keeps, besides the layout
+/// fields (`regions=`, `cage=` …) of its own line.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct VariantArgs {
+    /// Variant rules for every puzzle, comma-separated: x (both diagonals),
+    /// windoku, disjoint, antiknight, antiking. A line can add its own
+    /// layout after its cells: regions=MAP (jigsaw), variant=RULES,
+    /// cage=SUM:r1c1r1c2… (killer), group=r1c1r2c2… (see the README).
+    #[arg(long, value_name = "RULES", default_value_t = Rules::NONE, hide_default_value = true)]
+    pub variant: Rules,
+}
+
+impl VariantArgs {
+    /// Refuses an engine that does not handle `--variant`'s rules, before
+    /// any input is read.
+    pub fn check(&self, engine: EngineChoice) -> anyhow::Result<()> {
+        let handles_variants = matches!(
+            engine,
+            EngineChoice::Auto | EngineChoice::Variant | EngineChoice::Dlx
+        );
+        if !self.variant.is_empty() && !handles_variants {
+            anyhow::bail!(
+                "--engine {engine} solves plain Sudoku only; --variant takes auto, variant or dlx"
+            );
+        }
+        Ok(())
+    }
 }
 
 /// `--timeout`: how long one puzzle may take before the command gives up on

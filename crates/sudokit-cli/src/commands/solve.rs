@@ -9,12 +9,13 @@ use sudokit::analyze::{AnalyzeOptions, Verdict};
 use sudokit::grid::Shape;
 use sudokit::parse::Format;
 use sudokit::solver::Status;
+use sudokit::variant::VariantPuzzle;
 
 use super::input::{analyze_sources, locate, InputArgs, PuzzleLines};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
-use super::{status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs, TIMEOUT_TEXT};
+use super::{status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs, TIMEOUT_TEXT, VariantArgs};
 
 /// Options of `sudokit solve`.
 #[derive(clap::Args, Debug)]
@@ -23,6 +24,8 @@ pub struct SolveArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub format: FormatArgs,
+    #[command(flatten)]
+    pub variant: VariantArgs,
     #[command(flatten)]
     pub threads: ThreadArgs,
     #[command(flatten)]
@@ -57,6 +60,7 @@ const MULTIPLE_SOLUTIONS: &str = "Multiple solutions";
 
 /// Runs `sudokit solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    args.variant.check(args.engine.engine)?;
     args.threads.install()?;
     if let Some(limit) = args.limit.or(args.all.then_some(u64::MAX)) {
         return list_solutions(args, usize::try_from(limit).unwrap_or(usize::MAX));
@@ -68,6 +72,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         minimal: false,
         solutions: true,
         engine: args.engine.engine,
+        variant: args.variant.variant,
         progress: None,
         max_line: args.lines.max_line,
         timeout: args.timeout.timeout,
@@ -243,14 +248,17 @@ fn list_solutions(args: &SolveArgs, limit: usize) -> anyhow::Result<ExitCode> {
             let format = entry
                 .shape
                 .and_then(|shape| Format::new(shape, spec.symbols.as_deref()).ok());
-            let (puzzle, format) = match (&entry.puzzle, format) {
-                (Ok(puzzle), Some(format)) => (puzzle, format),
+            let parsed = entry.puzzle.clone().and_then(|puzzle| {
+                let layout = entry.layout(&puzzle, args.variant.variant)?;
+                Ok((puzzle, layout))
+            });
+            let ((puzzle, layout), format) = match (parsed, format) {
+                (Ok(parsed), Some(format)) => (parsed, format),
                 (result, _) => {
                     invalid = true;
                     let reason = result
-                        .as_ref()
                         .err()
-                        .map_or("no format".to_string(), ToString::to_string);
+                        .map_or("no format".to_string(), |e| e.to_string());
                     let error = locate(name.as_deref(), entry.line, &reason);
                     let mut record = Record::invalid(number, entry.id, Some(entry.cells), error);
                     record.shape = entry.shape;
@@ -258,8 +266,13 @@ fn list_solutions(args: &SolveArgs, limit: usize) -> anyhow::Result<ExitCode> {
                     continue;
                 }
             };
-            let solutions: Vec<String> = puzzle
-                .solutions(limit)
+            let found = match layout {
+                Some(layout) => VariantPuzzle::new(layout, puzzle)
+                    .expect("the layout is built on the puzzle's shape")
+                    .solutions(limit),
+                None => puzzle.solutions(limit),
+            };
+            let solutions: Vec<String> = found
                 .iter()
                 .map(|solution| {
                     let mut text = Vec::new();

@@ -1,33 +1,1028 @@
-//! [`DlxSolver`]: dancing links (Knuth's Algorithm X) over a layout's exact cover.
+//! [`DlxSolver`]: dancing links (Knuth's Algorithm X) over the exact-cover
+//! model of a [`Layout`].
+//!
+//! A layout is, almost, an exact-cover problem: choose one *row* per
+//! (cell, digit) pair so that
+//!
+//! - every *primary column* is covered exactly once: one per cell ("the
+//!   cell is filled") and one per complete house and digit ("the digit is
+//!   once in the house");
+//! - every *secondary column* is covered at most once: one per partial house
+//!   (an extra group or cage of fewer than `N` cells) and digit, and one per
+//!   pair of cells that see each other without sharing a house (anti-knight,
+//!   anti-king) and digit.
+//!
+//! Cage sums are not exact cover; the search checks them as it chooses
+//! rows: each cage keeps the total and the set of its digits placed so far,
+//! and a row whose digit would leave the cage unable to make its sum is
+//! skipped (exactly, against the cage's digit sets, when it has few; by the
+//! smallest and largest totals its remaining cells can reach otherwise).
+//!
+//! The search is Algorithm X with the links as index vectors (no pointers):
+//! the givens' rows are chosen first, then it branches on the primary column
+//! with the fewest rows left, with an explicit stack of levels, so its depth
+//! is no concern on large grids. Everything it changes is undone at the end
+//! of each puzzle, so the links are built once per layout.
+//!
+//! It is the second engine over the [`Constraints`] tables, deliberately
+//! unlike [`VariantSolver`](super::VariantSolver) (no propagation beyond what
+//! covering columns does), so that the two check each other.
 
+use std::sync::Arc;
+
+use super::tables::{CageTable, Constraints};
 use super::Layout;
+use crate::budget::Budget;
 use crate::grid::Shape;
 use crate::solver::raw::RawSolver;
 use crate::solver::{Outcome, Solver};
 
-/// Dancing links for a [`Layout`] (being written).
+/// How many search nodes (column choices) pass between looks at a [`Budget`].
+const NODES_PER_CHECK: u64 = 64;
+
+/// Cages with at most this many digit sets making their sum are checked
+/// against those sets exactly; larger ones by bounds on their totals.
+const MAX_COMBOS_SCANNED: usize = 64;
+
+/// The `row` of a column header, which belongs to no row.
+const NO_ROW: u32 = u32::MAX;
+
+/// One node of the links: a column header, the root, or a (row, column) entry.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    left: u32,
+    right: u32,
+    up: u32,
+    down: u32,
+    /// The column's header node (itself for a header).
+    column: u32,
+    /// The row, `cell · N + digit − 1`; [`NO_ROW`] for headers and the root.
+    row: u32,
+}
+
+/// The dancing links: column headers `0..columns` (primary ones first, then
+/// secondary ones), the root at `columns`, then the rows' nodes, each row's
+/// nodes consecutive with its cell column first.
+///
+/// Primary headers are linked in a ring with the root, in increasing order;
+/// secondary headers link only to themselves, so no column choice sees them.
+#[derive(Clone, Debug)]
+struct Links {
+    nodes: Vec<Node>,
+    /// Rows left in each column.
+    size: Vec<u32>,
+    root: u32,
+}
+
+impl Links {
+    /// Empty columns: `primary` of them that must be covered, `secondary`
+    /// that may be.
+    fn new(primary: usize, secondary: usize) -> Links {
+        let columns = primary + secondary;
+        let root = columns as u32;
+        let mut nodes: Vec<Node> = (0..=root)
+            .map(|c| Node {
+                left: c,
+                right: c,
+                up: c,
+                down: c,
+                column: c,
+                row: NO_ROW,
+            })
+            .collect();
+        let ring: Vec<u32> = (0..primary as u32).chain([root]).collect();
+        for (k, &c) in ring.iter().enumerate() {
+            nodes[c as usize].left = ring[(k + ring.len() - 1) % ring.len()];
+            nodes[c as usize].right = ring[(k + 1) % ring.len()];
+        }
+        Links {
+            nodes,
+            size: vec![0; columns],
+            root,
+        }
+    }
+
+    /// Appends row `row` with a node in each of `columns`; returns its first
+    /// node.
+    fn add_row(&mut self, row: u32, columns: &[u32]) -> u32 {
+        let first = self.nodes.len() as u32;
+        let last = first + columns.len() as u32 - 1;
+        for (k, &column) in columns.iter().enumerate() {
+            let index = first + k as u32;
+            let up = self.nodes[column as usize].up;
+            self.nodes.push(Node {
+                left: if index == first { last } else { index - 1 },
+                right: if index == last { first } else { index + 1 },
+                up,
+                down: column,
+                column,
+                row,
+            });
+            self.nodes[up as usize].down = index;
+            self.nodes[column as usize].up = index;
+            self.size[column as usize] += 1;
+        }
+        first
+    }
+
+    #[inline]
+    fn node(&self, index: u32) -> Node {
+        self.nodes[index as usize]
+    }
+
+    /// Whether `column` is still in the header ring (its cell is open, for
+    /// a cell's column).
+    fn is_uncovered(&self, column: u32) -> bool {
+        self.node(self.node(column).left).right == column
+    }
+
+    /// The digits of the rows left in `column`, a cell's column, on a grid
+    /// of side `n`.
+    fn digits_left(&self, column: u32, n: usize) -> u64 {
+        let mut digits = 0;
+        let mut i = self.node(column).down;
+        while i != column {
+            digits |= 1 << (self.node(i).row as usize % n);
+            i = self.node(i).down;
+        }
+        digits
+    }
+
+    /// Whether `index`, a row's node, is still in its column's list.
+    fn is_linked(&self, index: u32) -> bool {
+        self.node(self.node(index).up).down == index
+    }
+
+    /// Removes `column` from the header ring and every row crossing it from
+    /// the other columns.
+    fn cover(&mut self, column: u32) {
+        let Node { left, right, .. } = self.node(column);
+        self.nodes[left as usize].right = right;
+        self.nodes[right as usize].left = left;
+        let mut i = self.node(column).down;
+        while i != column {
+            let mut j = self.node(i).right;
+            while j != i {
+                let Node {
+                    up, down, column, ..
+                } = self.node(j);
+                self.nodes[up as usize].down = down;
+                self.nodes[down as usize].up = up;
+                self.size[column as usize] -= 1;
+                j = self.node(j).right;
+            }
+            i = self.node(i).down;
+        }
+    }
+
+    /// Undoes [`Links::cover`] of `column`, in the reverse order.
+    fn uncover(&mut self, column: u32) {
+        let mut i = self.node(column).up;
+        while i != column {
+            let mut j = self.node(i).left;
+            while j != i {
+                let Node {
+                    up, down, column, ..
+                } = self.node(j);
+                self.nodes[up as usize].down = j;
+                self.nodes[down as usize].up = j;
+                self.size[column as usize] += 1;
+                j = self.node(j).left;
+            }
+            i = self.node(i).up;
+        }
+        let Node { left, right, .. } = self.node(column);
+        self.nodes[left as usize].right = column;
+        self.nodes[right as usize].left = column;
+    }
+
+    /// The uncovered primary column with the fewest rows (the lowest such
+    /// column on ties), `None` when every primary column is covered.
+    fn fewest_rows(&self) -> Option<u32> {
+        let mut best = None;
+        let mut fewest = u32::MAX;
+        let mut column = self.node(self.root).right;
+        while column != self.root {
+            let size = self.size[column as usize];
+            if size < fewest {
+                best = Some(column);
+                fewest = size;
+                if size == 0 {
+                    break;
+                }
+            }
+            column = self.node(column).right;
+        }
+        best
+    }
+}
+
+/// The digits placed so far in one cage with a sum.
+#[derive(Clone, Copy, Debug, Default)]
+struct CageState {
+    /// Their total.
+    total: u32,
+    /// Their set, bit `d − 1` for digit `d`.
+    digits: u64,
+    /// How many there are.
+    placed: u32,
+}
+
+/// Whether a cage in `state` can still make its sum once `digit` joins
+/// it, judged by the smallest and the largest totals its other open cells
+/// can reach with the digits not in it yet (for cages with many digit sets).
+fn within_bounds(table: &CageTable, state: CageState, digit: u32, all_digits: u64) -> bool {
+    let Some(remainder) = table.sum.checked_sub(state.total + digit) else {
+        return false;
+    };
+    let left = table.cells.len() - state.placed as usize - 1;
+    let free = all_digits & !(state.digits | 1 << (digit - 1));
+    let lowest = extreme_total(free, left, |set| set.trailing_zeros());
+    let highest = extreme_total(free, left, |set| 63 - set.leading_zeros());
+    matches!((lowest, highest), (Some(low), Some(high)) if low <= remainder && remainder <= high)
+}
+
+/// Whether open cells with the candidate digits `open` (one set per cell)
+/// might take the digits of `needed`, one each: every cell has one of them
+/// and every one of them has a cell (necessary, not sufficient).
+fn might_take(needed: u64, open: &[u64]) -> bool {
+    let reachable = open.iter().fold(0, |union, &digits| union | digits);
+    reachable & needed == needed && open.iter().all(|&digits| digits & needed != 0)
+}
+
+/// The total of `count` digits of `set` taken one by one with `pick` (the
+/// lowest or the highest bit); `None` when `set` has fewer.
+fn extreme_total(mut set: u64, count: usize, pick: impl Fn(u64) -> u32) -> Option<u32> {
+    let mut total = 0;
+    for _ in 0..count {
+        if set == 0 {
+            return None;
+        }
+        let bit = pick(set);
+        set &= !(1 << bit);
+        total += bit + 1;
+    }
+    Some(total)
+}
+
+/// A column being branched on and the row of it chosen at the moment (the
+/// column's header before the first).
+#[derive(Clone, Copy, Debug)]
+struct Level {
+    column: u32,
+    node: u32,
+}
+
+/// Dancing links (Knuth's Algorithm X) for any [`Layout`]: exact cover with
+/// secondary columns for partial houses and "sees" relations, cage sums
+/// checked as rows are chosen (see the [module docs](self)). Build once per
+/// layout, call for many puzzles: the links are restored after each one and
+/// the scratch stacks kept.
+///
+/// [`Outcome::guesses`] counts branch points: columns chosen with two or
+/// more rows left.
 #[derive(Clone, Debug)]
 pub struct DlxSolver {
+    tables: Arc<Constraints>,
     shape: Shape,
+    links: Links,
+    /// The first node (in the cell's column) of each row.
+    row_node: Vec<u32>,
+    /// Every digit of the side, bit `d − 1` for digit `d`.
+    all_digits: u64,
+    cages: Vec<CageState>,
+    /// Scratch: the candidate digits of a cage's open cells.
+    open_candidates: Vec<u64>,
+    /// The givens' rows chosen, by their first nodes.
+    given_nodes: Vec<u32>,
+    /// The search's stack.
+    levels: Vec<Level>,
 }
 
 impl DlxSolver {
     /// An engine for `layout`.
     pub fn new(layout: &Layout) -> DlxSolver {
+        DlxSolver::from_tables(Arc::new(Constraints::new(layout)), layout.shape())
+    }
+
+    /// An engine over tables already built (shared, for one engine per
+    /// thread); `shape` is the layout's.
+    pub fn from_tables(tables: Arc<Constraints>, shape: Shape) -> DlxSolver {
+        let n = tables.side();
+        let (links, row_node) = build_links(&tables);
         DlxSolver {
-            shape: layout.shape(),
+            links,
+            row_node,
+            all_digits: if n == 64 { u64::MAX } else { (1 << n) - 1 },
+            cages: vec![CageState::default(); tables.cages().len()],
+            open_candidates: Vec::with_capacity(n),
+            given_nodes: Vec::with_capacity(tables.cell_count()),
+            levels: Vec::with_capacity(tables.cell_count()),
+            tables,
+            shape,
         }
+    }
+
+    /// The cell and the digit of the row of `node`.
+    #[inline]
+    fn cell_digit(&self, node: u32) -> (usize, u32) {
+        let n = self.tables.side();
+        let row = self.links.node(node).row as usize;
+        (row / n, (row % n) as u32 + 1)
+    }
+
+    /// Whether the row of `node` keeps its cage (if any) able to make its
+    /// sum: some digit set making it holds the cage's digits and this one,
+    /// and the cage's other open cells might take the rest of it (for cages
+    /// with few digit sets; [`within_bounds`] for the others).
+    fn admits(&mut self, node: u32) -> bool {
+        let (cell, digit) = self.cell_digit(node);
+        let Some(cage) = self.tables.cage_of(cell) else {
+            return true;
+        };
+        let table = &self.tables.cages()[cage];
+        let state = self.cages[cage];
+        if table.combos.len() > MAX_COMBOS_SCANNED {
+            return within_bounds(table, state, digit, self.all_digits);
+        }
+        let digits = state.digits | 1 << (digit - 1);
+        self.open_candidates.clear();
+        for &other in &table.cells {
+            let column = u32::from(other);
+            if usize::from(other) != cell && self.links.is_uncovered(column) {
+                let left = self.links.digits_left(column, self.tables.side());
+                self.open_candidates.push(left);
+            }
+        }
+        table.combos.iter().any(|&combo| {
+            combo & digits == digits && might_take(combo & !digits, &self.open_candidates)
+        })
+    }
+
+    /// Adds the digit of `node`'s row to its cage (if any), or takes it
+    /// back when not `added`.
+    fn count_in_cage(&mut self, node: u32, added: bool) {
+        let (cell, digit) = self.cell_digit(node);
+        if let Some(cage) = self.tables.cage_of(cell) {
+            let state = &mut self.cages[cage];
+            if added {
+                state.total += digit;
+                state.placed += 1;
+            } else {
+                state.total -= digit;
+                state.placed -= 1;
+            }
+            state.digits ^= 1 << (digit - 1);
+        }
+    }
+
+    /// Chooses the row of `node`, whose own column is already covered:
+    /// covers its other columns.
+    fn select(&mut self, node: u32) {
+        let mut j = self.links.node(node).right;
+        while j != node {
+            self.links.cover(self.links.node(j).column);
+            j = self.links.node(j).right;
+        }
+        self.count_in_cage(node, true);
+    }
+
+    /// Undoes [`DlxSolver::select`] of `node`.
+    fn deselect(&mut self, node: u32) {
+        self.count_in_cage(node, false);
+        let mut j = self.links.node(node).left;
+        while j != node {
+            self.links.uncover(self.links.node(j).column);
+            j = self.links.node(j).left;
+        }
+    }
+
+    /// Chooses the givens' rows; `false` when one of them is no longer
+    /// there (it clashes with an earlier given) or breaks a cage sum.
+    ///
+    /// A given's cell column is uncovered when its turn comes (one given per
+    /// cell), so its row is still there exactly when its node in that
+    /// column is still linked.
+    fn place_givens(&mut self, givens: &[u8]) -> bool {
+        let n = self.tables.side();
+        for (cell, &value) in givens.iter().enumerate() {
+            if value == 0 {
+                continue;
+            }
+            let node = self.row_node[cell * n + value as usize - 1];
+            if !self.links.is_linked(node) || !self.admits(node) {
+                return false;
+            }
+            self.links.cover(self.links.node(node).column);
+            self.select(node);
+            self.given_nodes.push(node);
+        }
+        true
+    }
+
+    /// The next row below `level`'s current one that keeps its cage able to
+    /// make its sum, if any.
+    fn next_row(&mut self, level: Level) -> Option<u32> {
+        let mut node = self.links.node(level.node).down;
+        while node != level.column {
+            if self.admits(node) {
+                return Some(node);
+            }
+            node = self.links.node(node).down;
+        }
+        None
+    }
+
+    /// Moves to the next row of the deepest level that has one, dropping
+    /// the exhausted levels; `false` when the search is over.
+    fn advance(&mut self) -> bool {
+        while let Some(level) = self.levels.pop() {
+            if level.node != level.column {
+                self.deselect(level.node);
+            }
+            if let Some(node) = self.next_row(level) {
+                self.select(node);
+                self.levels.push(Level { node, ..level });
+                return true;
+            }
+            self.links.uncover(level.column);
+        }
+        false
+    }
+
+    /// Writes the grid of the rows chosen (a complete cover) into `out`.
+    fn write_solution(&self, out: &mut [u8]) {
+        let levels = self.levels.iter().map(|level| level.node);
+        for node in self.given_nodes.iter().copied().chain(levels) {
+            let (cell, digit) = self.cell_digit(node);
+            out[cell] = digit as u8;
+        }
+    }
+
+    /// Algorithm X from the givens' cover: counts solutions up to `limit`,
+    /// writing the first into `solution`; `None` when `give_up` says so
+    /// (asked every [`NODES_PER_CHECK`] nodes). Leaves its levels for
+    /// [`DlxSolver::unwind`].
+    fn explore(
+        &mut self,
+        limit: u64,
+        mut solution: Option<&mut [u8]>,
+        mut give_up: impl FnMut() -> bool,
+    ) -> Option<Outcome> {
+        let mut outcome = Outcome::default();
+        let mut nodes = 0u64;
+        loop {
+            nodes += 1;
+            if nodes.is_multiple_of(NODES_PER_CHECK) && give_up() {
+                return None;
+            }
+            match self.links.fewest_rows() {
+                None => {
+                    if outcome.solutions == 0 {
+                        if let Some(out) = solution.as_deref_mut() {
+                            self.write_solution(out);
+                        }
+                    }
+                    outcome.solutions += 1;
+                    if outcome.solutions >= limit {
+                        return Some(outcome);
+                    }
+                }
+                Some(column) => {
+                    let rows = self.links.size[column as usize];
+                    if rows >= 2 {
+                        outcome.guesses += 1;
+                    }
+                    if rows > 0 {
+                        self.links.cover(column);
+                        self.levels.push(Level {
+                            column,
+                            node: column,
+                        });
+                    }
+                }
+            }
+            if !self.advance() {
+                return Some(outcome);
+            }
+        }
+    }
+
+    /// Undoes every choice, search levels then givens, so that the links
+    /// are as built.
+    fn unwind(&mut self) {
+        while let Some(level) = self.levels.pop() {
+            if level.node != level.column {
+                self.deselect(level.node);
+            }
+            self.links.uncover(level.column);
+        }
+        while let Some(node) = self.given_nodes.pop() {
+            self.deselect(node);
+            self.links.uncover(self.links.node(node).column);
+        }
+    }
+
+    /// One puzzle, start to finish: givens, search, undo.
+    fn search(
+        &mut self,
+        givens: &[u8],
+        limit: u64,
+        solution: Option<&mut [u8]>,
+        give_up: impl FnMut() -> bool,
+    ) -> Option<Outcome> {
+        let outcome = if self.place_givens(givens) {
+            self.explore(limit.max(1), solution, give_up)
+        } else {
+            Some(Outcome::default())
+        };
+        self.unwind();
+        outcome
     }
 }
 
+/// The links of `tables` and the first node of each row (row
+/// `cell · N + digit − 1`).
+fn build_links(tables: &Constraints) -> (Links, Vec<u32>) {
+    let n = tables.side();
+    let cells = tables.cell_count();
+    let complete = tables.complete_count();
+    let partial = tables.house_count() - complete;
+    let pairs = unshared_peer_pairs(tables);
+    let mut pairs_of_cell: Vec<Vec<usize>> = vec![Vec::new(); cells];
+    for (pair, &(a, b)) in pairs.iter().enumerate() {
+        pairs_of_cell[a].push(pair);
+        pairs_of_cell[b].push(pair);
+    }
+    let primary = cells + complete * n;
+    let partial_base = primary;
+    let pair_base = partial_base + partial * n;
+    let mut links = Links::new(primary, (partial + pairs.len()) * n);
+    let mut row_node = Vec::with_capacity(cells * n);
+    let mut columns: Vec<u32> = Vec::new();
+    for cell in 0..cells {
+        for d in 0..n {
+            columns.clear();
+            columns.push(cell as u32);
+            for &house in tables.houses_of(cell) {
+                let h = house as usize;
+                let column = if h < complete {
+                    cells + h * n + d
+                } else {
+                    partial_base + (h - complete) * n + d
+                };
+                columns.push(column as u32);
+            }
+            for &pair in &pairs_of_cell[cell] {
+                columns.push((pair_base + pair * n + d) as u32);
+            }
+            row_node.push(links.add_row((cell * n + d) as u32, &columns));
+        }
+    }
+    (links, row_node)
+}
+
+/// The pairs of cells `(a, b)`, `a < b`, that must differ without sharing
+/// a house: the "sees" relations (anti-knight, anti-king).
+fn unshared_peer_pairs(tables: &Constraints) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    for a in 0..tables.cell_count() {
+        let houses = tables.houses_of(a);
+        for &b in tables.peers(a) {
+            let b = b as usize;
+            if b > a && !tables.houses_of(b).iter().any(|h| houses.contains(h)) {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
 impl RawSolver for DlxSolver {
-    fn solve_raw(&mut self, _givens: &[u8], _limit: u64, _solution: Option<&mut [u8]>) -> Outcome {
-        unimplemented!()
+    fn solve_raw(&mut self, givens: &[u8], limit: u64, solution: Option<&mut [u8]>) -> Outcome {
+        self.search(givens, limit, solution, || false)
+            .unwrap_or_default()
+    }
+
+    fn solve_raw_until(
+        &mut self,
+        givens: &[u8],
+        limit: u64,
+        solution: Option<&mut [u8]>,
+        budget: &Budget,
+    ) -> Option<Outcome> {
+        self.search(givens, limit, solution, || budget.is_spent())
     }
 }
 
 impl Solver for DlxSolver {
     fn shape(&self) -> Shape {
         self.shape
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::reference::ReferenceSolver;
+    use crate::variant::{Cage, Rule, Rules, VariantSolver};
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use std::ops::RangeInclusive;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
+
+    fn classic(box_rows: usize, box_cols: usize) -> Layout {
+        Layout::classic(Shape::new(box_rows, box_cols).expect("a valid box shape"))
+    }
+
+    fn with_rule(layout: Layout, rule: Rule) -> Layout {
+        layout.with_rules(Rules::NONE.with(rule))
+    }
+
+    /// A solution of `solver`'s layout (which has no cage sums) with its
+    /// digits renamed at random, `None` when the layout has none.
+    fn random_solution(solver: &mut VariantSolver, rng: &mut ChaCha8Rng) -> Option<Vec<u8>> {
+        let n = solver.shape().side();
+        let mut solution = vec![0; n * n];
+        if solver
+            .solve_raw(&vec![0; n * n], 1, Some(&mut solution))
+            .solutions
+            == 0
+        {
+            return None;
+        }
+        let mut names: Vec<u8> = (1..=n as u8).collect();
+        names.shuffle(rng);
+        for digit in &mut solution {
+            *digit = names[*digit as usize - 1];
+        }
+        Some(solution)
+    }
+
+    /// `clues` random cells of `solution`, and one time in five a random
+    /// digit somewhere, which may contradict them.
+    fn random_givens(solution: &[u8], clues: usize, rng: &mut ChaCha8Rng) -> Vec<u8> {
+        let mut order: Vec<usize> = (0..solution.len()).collect();
+        order.shuffle(rng);
+        let mut givens = vec![0; solution.len()];
+        for &cell in &order[..clues] {
+            givens[cell] = solution[cell];
+        }
+        if rng.gen_bool(0.2) {
+            let n = (solution.len() as f64).sqrt() as usize;
+            givens[rng.gen_range(0..solution.len())] = rng.gen_range(1..=n) as u8;
+        }
+        givens
+    }
+
+    /// `layout` with killer cages of one to four orthogonally adjacent cells
+    /// of distinct digits in `solution`, summing to their digits there.
+    fn killer(layout: &Layout, solution: &[u8], rng: &mut ChaCha8Rng) -> Layout {
+        let n = layout.side();
+        let mut caged = vec![false; n * n];
+        let mut killer = layout.clone();
+        for start in 0..n * n {
+            if caged[start] {
+                continue;
+            }
+            let size = rng.gen_range(1..=4);
+            let mut cells = vec![start];
+            caged[start] = true;
+            while cells.len() < size {
+                let mut fits: Vec<usize> = cells
+                    .iter()
+                    .flat_map(|&c| neighbours(c, n))
+                    .filter(|&c| !caged[c] && cells.iter().all(|&d| solution[d] != solution[c]))
+                    .collect();
+                fits.dedup();
+                let Some(&next) = fits.choose(rng) else { break };
+                caged[next] = true;
+                cells.push(next);
+            }
+            let sum = cells.iter().map(|&c| solution[c] as u32).sum();
+            let cage = Cage {
+                sum: Some(sum),
+                cells: cells.iter().map(|&c| c as u16).collect(),
+            };
+            killer = killer
+                .with_cage(cage)
+                .expect("a cage of distinct digits of a solution");
+        }
+        killer
+    }
+
+    fn neighbours(cell: usize, n: usize) -> impl Iterator<Item = usize> {
+        let (r, c) = (cell / n, cell % n);
+        [
+            (r.wrapping_sub(1), c),
+            (r + 1, c),
+            (r, c.wrapping_sub(1)),
+            (r, c + 1),
+        ]
+        .into_iter()
+        .filter(move |&(r, c)| r < n && c < n)
+        .map(move |(r, c)| r * n + c)
+    }
+
+    /// Solves `count` random puzzles of `layout` (given `clues` from a random
+    /// solution) with the dancing links, the variant engine and, for classic
+    /// layouts, the reference engine: counts with `limit` agree, and the first
+    /// solution keeps the givens and the layout. Returns how many had a
+    /// solution.
+    fn check_agreement(
+        layout: &Layout,
+        count: usize,
+        clues: RangeInclusive<usize>,
+        limit: u64,
+        seed: u64,
+    ) -> usize {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let tables = Arc::new(Constraints::new(layout));
+        let mut dlx = DlxSolver::from_tables(Arc::clone(&tables), layout.shape());
+        let mut variant = VariantSolver::from_tables(Arc::clone(&tables), layout.shape());
+        // Plain backtracking takes seconds on sparse 9×9 grids.
+        let mut reference = (layout.is_classic() && layout.side() <= 6)
+            .then(|| ReferenceSolver::new(layout.shape()));
+        let Some(solution) = random_solution(&mut variant, &mut rng) else {
+            return 0;
+        };
+        let mut out = vec![0; solution.len()];
+        let mut solved = 0;
+        for _ in 0..count {
+            let givens = random_givens(&solution, rng.gen_range(clues.clone()), &mut rng);
+
+            let t0 = Instant::now();
+            let found = dlx.solve_raw(&givens, limit, Some(&mut out)).solutions;
+            let t1 = Instant::now();
+            let want = variant.solve_raw(&givens, limit, None).solutions;
+            let t2 = Instant::now();
+            if (t1 - t0).as_millis() > 100 || (t2 - t1).as_millis() > 100 {
+                eprintln!(
+                    "slow {:?} {:?} {} {:?}",
+                    t1 - t0,
+                    t2 - t1,
+                    layout.rules(),
+                    givens
+                );
+            }
+            assert_eq!(found, want, "{layout:?} {givens:?}");
+            if let Some(reference) = reference.as_mut() {
+                let t3 = Instant::now();
+                assert_eq!(found, reference.solve_raw(&givens, limit, None).solutions);
+                if t3.elapsed().as_millis() > 100 {
+                    eprintln!(
+                        "ref slow {:?} {}",
+                        t3.elapsed(),
+                        givens.iter().filter(|&&g| g > 0).count()
+                    );
+                }
+            }
+            if found > 0 {
+                solved += 1;
+                assert!(tables.is_solution(&out), "{layout:?} {givens:?} {out:?}");
+                assert!(givens.iter().zip(&out).all(|(&g, &v)| g == 0 || g == v));
+            }
+        }
+        solved
+    }
+
+    #[test]
+    fn the_empty_4x4_grid_has_288_solutions() {
+        let mut dlx = DlxSolver::new(&classic(2, 2));
+        let outcome = dlx.solve_raw(&[0; 16], u64::MAX, None);
+        assert_eq!(outcome.solutions, 288);
+        assert!(outcome.guesses > 0);
+        // The links are restored: the same answer again, and after a stop at
+        // the limit.
+        assert_eq!(dlx.solve_raw(&[0; 16], 5, None).solutions, 5);
+        assert_eq!(dlx.solve_raw(&[0; 16], 0, None).solutions, 1);
+        assert_eq!(dlx.solve_raw(&[0; 16], u64::MAX, None), outcome);
+    }
+
+    #[test]
+    fn sparse_6x6_counts_match_the_variant_engine() {
+        let layout = classic(2, 3);
+        check_agreement(&layout, 20, 8..=8, u64::MAX, 6);
+        let jigsaw = layout.with_region_map(JIGSAW_6).expect("a valid map");
+        check_agreement(&jigsaw, 20, 8..=10, u64::MAX, 7);
+    }
+
+    /// Six regions of six cells, not the boxes.
+    const JIGSAW_6: &str = "AAABBBAACCBBDACCCBDDCEEFDDEEEFDEFFFF";
+
+    /// A published 9×9 jigsaw map (janko.at, Chaos Sudoku 249).
+    const JIGSAW_9: &str =
+        "ABCCDDDDDABBCCCCCDAEBBBBBCDAEEEEFBCDAAAGEFFFDHHAGEEEFFIHAGGGGGFIHHHHHHGFIIIIIIIGF";
+
+    /// Every variant the tables know, on one shape.
+    fn variants(box_rows: usize, box_cols: usize) -> Vec<Layout> {
+        let base = classic(box_rows, box_cols);
+        let mut layouts = vec![base.clone()];
+        layouts.extend(
+            [
+                Rule::Diagonals,
+                Rule::Windoku,
+                Rule::AntiKnight,
+                Rule::AntiKing,
+                Rule::Disjoint,
+            ]
+            .map(|rule| with_rule(base.clone(), rule)),
+        );
+        layouts.push(with_rule(
+            with_rule(base.clone(), Rule::Diagonals),
+            Rule::AntiKnight,
+        ));
+        layouts.push(
+            base.clone()
+                .with_group(vec![0, 1, (box_cols * box_rows + 2) as u16])
+                .expect("a valid group"),
+        );
+        layouts
+    }
+
+    #[test]
+    fn random_puzzles_agree_with_the_other_engines() {
+        let cases = [(2, 2, 2..=8, 60), (2, 3, 6..=16, 40), (3, 3, 22..=40, 30)];
+        for (seed, (box_rows, box_cols, clues, count)) in cases.into_iter().enumerate() {
+            let mut solved = 0;
+            for (k, layout) in variants(box_rows, box_cols).iter().enumerate() {
+                solved += check_agreement(layout, count, clues.clone(), 2, (seed * 100 + k) as u64);
+            }
+            assert!(
+                solved > count,
+                "too few puzzles with a solution on {box_rows}×{box_cols}"
+            );
+        }
+        let jigsaw_4 = classic(2, 2)
+            .with_region_map("AAABABBBCCCDCDDD")
+            .expect("a valid map");
+        assert!(check_agreement(&jigsaw_4, 60, 2..=8, 2, 11) > 0);
+        let jigsaw_6 = classic(2, 3)
+            .with_region_map(JIGSAW_6)
+            .expect("a valid map");
+        assert!(check_agreement(&jigsaw_6, 60, 6..=16, 2, 12) > 0);
+        let jigsaw_9 = classic(3, 3)
+            .with_region_map(JIGSAW_9)
+            .expect("a valid map");
+        assert!(check_agreement(&jigsaw_9, 60, 22..=40, 2, 13) > 0);
+    }
+
+    #[test]
+    fn exact_counts_agree_on_sparse_4x4_puzzles() {
+        for (k, layout) in variants(2, 2).iter().enumerate() {
+            check_agreement(layout, 40, 0..=5, u64::MAX, 200 + k as u64);
+        }
+    }
+
+    #[test]
+    fn killer_puzzles_agree_with_the_variant_engine() {
+        let mut rng = ChaCha8Rng::seed_from_u64(300);
+        let cases = [
+            (2, 2, 0..=4, u64::MAX),
+            (2, 3, 0..=8, u64::MAX),
+            (3, 3, 0..=12, 2),
+        ];
+        for (k, (box_rows, box_cols, clues, limit)) in cases.into_iter().enumerate() {
+            for base in [
+                classic(box_rows, box_cols),
+                with_rule(classic(box_rows, box_cols), Rule::Diagonals),
+            ] {
+                for round in 0..4 {
+                    let mut variant = VariantSolver::new(&base);
+                    let Some(solution) = random_solution(&mut variant, &mut rng) else {
+                        continue;
+                    };
+                    let layout = killer(&base, &solution, &mut rng);
+                    let seed = 400 + (k * 10 + round) as u64;
+                    assert!(check_agreement(&layout, 25, clues.clone(), limit, seed) > 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn large_cages_are_checked_by_bounds() {
+        // A 16×16 grid with cages of the eight cells of a row holding 1 to 4
+        // and 13 to 16: sum 68, which hundreds of digit sets make.
+        let mut rng = ChaCha8Rng::seed_from_u64(500);
+        let base = classic(4, 4);
+        let solution =
+            random_solution(&mut VariantSolver::new(&base), &mut rng).expect("16×16 Sudoku exists");
+        let mut layout = base;
+        for row in 0..8 {
+            let cells: Vec<u16> = (row * 16..row * 16 + 16)
+                .filter(|&c| !(5..=12).contains(&solution[c]))
+                .map(|c| c as u16)
+                .collect();
+            layout = layout
+                .with_cage(Cage {
+                    sum: Some(68),
+                    cells,
+                })
+                .expect("a valid cage");
+        }
+        let tables = Constraints::new(&layout);
+        assert!(tables
+            .cages()
+            .iter()
+            .all(|cage| cage.combos.len() > MAX_COMBOS_SCANNED));
+        check_agreement(&layout, 20, 120..=180, 2, 501);
+    }
+
+    #[test]
+    fn contradictions_give_no_solution_and_keep_the_links() {
+        let layout = classic(2, 2);
+        let mut dlx = DlxSolver::new(&layout);
+        let mut givens = [0u8; 16];
+        givens[0] = 1;
+        givens[5] = 1; // the same box
+        assert_eq!(dlx.solve_raw(&givens, 2, None), Outcome::default());
+        assert_eq!(dlx.solve_raw(&[0; 16], u64::MAX, None).solutions, 288);
+
+        // Cells a knight's move apart share no house: a secondary column.
+        let mut anti_knight = DlxSolver::new(&with_rule(layout.clone(), Rule::AntiKnight));
+        let mut givens = [0u8; 16];
+        givens[0] = 2;
+        givens[6] = 2; // r2c3
+        assert_eq!(anti_knight.solve_raw(&givens, 2, None).solutions, 0);
+
+        // A given that breaks a cage sum, and a search that cannot make one.
+        let caged = layout
+            .with_cage(Cage {
+                sum: Some(3),
+                cells: vec![0, 1],
+            })
+            .expect("a valid cage");
+        let mut dlx = DlxSolver::new(&caged);
+        let mut givens = [0u8; 16];
+        givens[0] = 3;
+        assert_eq!(dlx.solve_raw(&givens, 2, None).solutions, 0);
+        givens[0] = 0;
+        givens[2] = 1;
+        givens[3] = 2; // the cage needs 1 and 2, which its row already has
+        assert_eq!(dlx.solve_raw(&givens, 2, None).solutions, 0);
+        let total = dlx.solve_raw(&[0; 16], u64::MAX, None).solutions;
+        assert_eq!(
+            total,
+            VariantSolver::new(&caged)
+                .solve_raw(&[0; 16], u64::MAX, None)
+                .solutions
+        );
+        assert!(total > 0);
+    }
+
+    #[test]
+    fn a_spent_budget_gives_up() {
+        let mut dlx = DlxSolver::new(&classic(3, 3));
+        let empty = [0u8; 81];
+        let past = Budget::until(Instant::now());
+        assert_eq!(dlx.solve_raw_until(&empty, u64::MAX, None, &past), None);
+        let flag = Arc::new(AtomicBool::new(true));
+        let cancelled = Budget::unlimited().with_cancel(flag);
+        assert_eq!(
+            dlx.solve_raw_until(&empty, u64::MAX, None, &cancelled),
+            None
+        );
+        // An unlimited budget finds solutions on the restored links.
+        let mut out = [0u8; 81];
+        let found = dlx.solve_raw_until(&empty, 3, Some(&mut out), &Budget::unlimited());
+        assert_eq!(found.map(|o| o.solutions), Some(3));
+        assert!(Constraints::new(&classic(3, 3)).is_solution(&out));
+    }
+
+    #[test]
+    fn scratch_killer_times() {
+        let mut rng = ChaCha8Rng::seed_from_u64(900);
+        let base = classic(3, 3);
+        let mut variant = VariantSolver::new(&base);
+        for clues in [0usize, 5, 10, 15, 20, 25, 30] {
+            let mut times = Vec::new();
+            let mut vtimes = Vec::new();
+            let mut guesses = 0;
+            for _ in 0..8 {
+                let solution = random_solution(&mut variant, &mut rng).unwrap();
+                let layout = killer(&base, &solution, &mut rng);
+                let mut dlx = DlxSolver::new(&layout);
+                let mut v = VariantSolver::new(&layout);
+                let mut order: Vec<usize> = (0..81).collect();
+                order.shuffle(&mut rng);
+                let mut givens = vec![0u8; 81];
+                for &c in &order[..clues] { givens[c] = solution[c]; }
+                let t = Instant::now();
+                let budget = Budget::until(t + std::time::Duration::from_secs(20));
+                let o = dlx.solve_raw_until(&givens, 2, None, &budget);
+                times.push(t.elapsed().as_secs_f64());
+                guesses += o.map_or(0, |o| o.guesses);
+                let t = Instant::now();
+                let w = v.solve_raw(&givens, 2, None);
+                vtimes.push(t.elapsed().as_secs_f64());
+                if let Some(o) = o { assert_eq!(o.solutions, w.solutions); }
+            }
+            times.sort_by(f64::total_cmp);
+            vtimes.sort_by(f64::total_cmp);
+            eprintln!("clues {clues}: dlx median {:.4}s max {:.4}s guesses {guesses}; variant median {:.6}s max {:.6}s", times[4], times[7], vtimes[4], vtimes[7]);
+        }
     }
 }

@@ -17,9 +17,9 @@ use std::sync::Arc;
 use super::tables::Constraints;
 use super::Layout;
 use crate::budget::Budget;
-use crate::grid::Shape;
+use crate::grid::{InputError, Shape};
 use crate::solver::raw::RawSolver;
-use crate::solver::{Outcome, Solver};
+use crate::solver::{check_input, Outcome, Solver};
 
 /// How many guesses pass between looks at a [`Budget`].
 const GUESSES_PER_CHECK: u64 = 64;
@@ -87,6 +87,9 @@ struct State {
     uncaged: Dirty,
     saved: Vec<u64>,
     saved_cells: Vec<u16>,
+    /// SplitMix64 state when guesses pick a random candidate; `None` takes
+    /// the lowest.
+    random: Option<u64>,
 }
 
 impl VariantSolver {
@@ -109,6 +112,7 @@ impl VariantSolver {
             uncaged: Dirty::with_capacity(tables.cages().len()),
             saved: Vec::new(),
             saved_cells: Vec::new(),
+            random: None,
         };
         VariantSolver {
             tables,
@@ -122,14 +126,64 @@ impl VariantSolver {
         &self.tables
     }
 
+    /// Counts solutions up to `limit`, writing the first into `solution`;
+    /// `None` when `give_up` says so.
     fn search(
         &mut self,
         givens: &[u8],
         limit: u64,
-        solution: Option<&mut [u8]>,
+        mut solution: Option<&mut [u8]>,
         give_up: impl FnMut() -> bool,
     ) -> Option<Outcome> {
-        self.state.search(&self.tables, givens, limit, solution, give_up)
+        let mut first = true;
+        let write_first = |cand: &[u64]| {
+            if let (true, Some(out)) = (first, solution.as_deref_mut()) {
+                write_digits(cand, out);
+            }
+            first = false;
+        };
+        self.state
+            .search(&self.tables, givens, limit, write_first, give_up)
+    }
+
+    /// A solution of `givens` found by guessing candidates at random
+    /// (seeded by `seed`), or `None` when there is none or `max_guesses`
+    /// guesses were not enough. Generators fill grids with it.
+    pub fn random_solution(
+        &mut self,
+        givens: &[u8],
+        seed: u64,
+        max_guesses: u64,
+    ) -> Result<Option<Vec<u8>>, InputError> {
+        check_input(self.shape, givens, None)?;
+        self.state.random = Some(seed);
+        let mut grid = vec![0; givens.len()];
+        let mut guesses = 0u64;
+        let keep = |cand: &[u64]| write_digits(cand, &mut grid);
+        let give_up = || {
+            guesses += GUESSES_PER_CHECK;
+            guesses > max_guesses
+        };
+        let outcome = self.state.search(&self.tables, givens, 1, keep, give_up);
+        self.state.random = None;
+        Ok(outcome.filter(|o| o.solutions == 1).map(|_| grid))
+    }
+
+    /// Up to `limit` solutions of `givens` (`N²` values in `0..=N`), in the
+    /// order the search meets them.
+    pub fn solutions(&mut self, givens: &[u8], limit: usize) -> Result<Vec<Vec<u8>>, InputError> {
+        check_input(self.shape, givens, None)?;
+        let mut all = Vec::new();
+        if limit > 0 {
+            let keep = |cand: &[u64]| {
+                let mut grid = vec![0; cand.len()];
+                write_digits(cand, &mut grid);
+                all.push(grid);
+            };
+            self.state
+                .search(&self.tables, givens, limit as u64, keep, || false);
+        }
+        Ok(all)
     }
 }
 
@@ -347,7 +401,16 @@ impl State {
 
     fn branch(&mut self, t: &Constraints, cell: usize) {
         let set = self.cand[cell];
-        let digit = set & set.wrapping_neg();
+        let digit = match &mut self.random {
+            None => set & set.wrapping_neg(),
+            Some(state) => {
+                let mut rest = set;
+                for _ in 0..next_random(state) % set.count_ones() as u64 {
+                    rest &= rest - 1;
+                }
+                rest & rest.wrapping_neg()
+            }
+        };
         self.saved.extend_from_slice(&self.cand);
         let level = self.saved.len() - self.cand.len();
         self.saved[level + cell] = set & !digit;
@@ -375,14 +438,15 @@ impl State {
         true
     }
 
-    /// Counts solutions up to `limit`, writing the first into `solution`;
-    /// `None` when `give_up` says so (asked every few dozen guesses).
+    /// Counts solutions up to `limit`, handing each to `found` (its
+    /// candidate sets, one digit each); `None` when `give_up` says so
+    /// (asked every few dozen guesses).
     fn search(
         &mut self,
         t: &Constraints,
         givens: &[u8],
         limit: u64,
-        mut solution: Option<&mut [u8]>,
+        mut found: impl FnMut(&[u64]),
         mut give_up: impl FnMut() -> bool,
     ) -> Option<Outcome> {
         self.load(t, givens);
@@ -400,13 +464,7 @@ impl State {
                     }
                     None => {
                         debug_assert!(self.is_consistent(t));
-                        if outcome.solutions == 0 {
-                            if let Some(out) = solution.as_deref_mut() {
-                                for (slot, set) in out.iter_mut().zip(&self.cand) {
-                                    *slot = set.trailing_zeros() as u8 + 1;
-                                }
-                            }
-                        }
+                        found(&self.cand);
                         outcome.solutions += 1;
                         if outcome.solutions >= limit {
                             return Some(outcome);
@@ -425,6 +483,22 @@ impl State {
     fn is_consistent(&self, t: &Constraints) -> bool {
         let grid: Vec<u8> = self.cand.iter().map(|s| s.trailing_zeros() as u8 + 1).collect();
         t.is_solution(&grid)
+    }
+}
+
+/// The next number of a SplitMix64 sequence.
+fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The digits of decided candidate sets.
+fn write_digits(cand: &[u64], out: &mut [u8]) {
+    for (slot, set) in out.iter_mut().zip(cand) {
+        *slot = set.trailing_zeros() as u8 + 1;
     }
 }
 

@@ -22,11 +22,13 @@
 //! // The same givens without the diagonals have several solutions.
 //! let plain: VariantPuzzle = "1...........4...".parse()?;
 //! assert_eq!(plain.status(), Status::Multiple);
-//! # Ok::<(), sudokit::variant::VariantError>(())
+//! # Ok::<(), sudokit::ParseError>(())
 //! ```
 
 mod dlx;
 mod engine;
+pub mod fpuzzles;
+pub mod generate;
 mod layout;
 mod tables;
 pub mod text;
@@ -44,17 +46,6 @@ use std::str::FromStr;
 use crate::grid::{Puzzle, Shape};
 use crate::parse::{classify, Format, Line, ParseError};
 use crate::solver::{solver_for, Solver, Status};
-
-/// Why a variant puzzle's text cannot be read: its cells or its layout.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum VariantError {
-    /// The cells do not parse.
-    #[error(transparent)]
-    Cells(#[from] ParseError),
-    /// The layout fields do not parse or are inconsistent.
-    #[error(transparent)]
-    Layout(#[from] LayoutError),
-}
 
 /// Givens on a [`Layout`]: a puzzle of any variant.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -97,7 +88,7 @@ impl VariantPuzzle {
         base: &Layout,
         cells: &[u8],
         fields: &str,
-    ) -> Result<VariantPuzzle, VariantError> {
+    ) -> Result<VariantPuzzle, ParseError> {
         let givens = format.parse(cells)?;
         let layout = text::apply_fields(base.clone(), fields)?;
         Ok(VariantPuzzle::new(layout, givens).expect("the format and the layout share a shape"))
@@ -126,6 +117,17 @@ impl VariantPuzzle {
             .solutions
     }
 
+    /// Up to `limit` distinct solutions, in a fixed order (the same on every
+    /// run); fewer when the puzzle has fewer.
+    pub fn solutions(&self, limit: usize) -> Vec<Puzzle> {
+        VariantSolver::new(&self.layout)
+            .solutions(self.givens.cells(), limit)
+            .expect("the givens fit the layout's shape")
+            .into_iter()
+            .map(|grid| Puzzle::new(self.givens.shape(), grid).expect("solutions are in range"))
+            .collect()
+    }
+
     /// Whether `solution` is complete, keeps every given and every
     /// constraint of the layout.
     pub fn is_solved_by(&self, solution: &Puzzle) -> bool {
@@ -141,12 +143,12 @@ impl VariantPuzzle {
 }
 
 impl FromStr for VariantPuzzle {
-    type Err = VariantError;
+    type Err = ParseError;
 
     /// One line: an optional `id:`, the cells (their count gives the size,
     /// default symbols and boxes, as [`Puzzle`] reads them), then the layout
     /// fields of [`text`]. Fields of other kinds are ignored.
-    fn from_str(line: &str) -> Result<VariantPuzzle, VariantError> {
+    fn from_str(line: &str) -> Result<VariantPuzzle, ParseError> {
         let trimmed = line.trim();
         let (cells, rest) = match classify(trimmed.as_bytes()) {
             Line::Puzzle { cells, .. } => {
@@ -156,7 +158,7 @@ impl FromStr for VariantPuzzle {
             Line::Skip | Line::End => (trimmed.as_bytes(), ""),
         };
         let count = String::from_utf8_lossy(cells).chars().count();
-        let shape = Shape::for_cell_count(count).map_err(ParseError::from)?;
+        let shape = Shape::for_cell_count(count)?;
         let format = Format::new(shape, None).map_err(ParseError::Alphabet)?;
         VariantPuzzle::parse_line(&format, &Layout::classic(shape), cells, rest)
     }
