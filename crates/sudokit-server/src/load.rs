@@ -36,8 +36,10 @@ use tokio::task::JoinHandle;
 
 use sudokit::grid::Puzzle;
 use sudokit::parse::{classify, Format, FormatSpec, Line};
+use sudokit::variant::text::apply_fields;
+use sudokit::variant::{Constraints, Layout, VariantSolver};
 use sudokit::slide::{self, Board, Goal, Move, Outcome};
-use sudokit::solver::solver_for;
+use sudokit::solver::{solver_for, Solver};
 
 use crate::protocol::{kind_of, Kind, NO_SOLUTION, SERVER_TOO_BUSY, TIMEOUT, UNSOLVABLE};
 
@@ -84,6 +86,8 @@ enum Expect {
         format: usize,
         /// The givens.
         puzzle: Puzzle,
+        /// The variant's constraints, for a request with layout fields.
+        variant: Option<Box<Constraints>>,
         /// Whether a solution exists (found by solving before the run).
         solvable: bool,
     },
@@ -162,9 +166,20 @@ impl Workload {
                         .resolve(cells)
                         .map_err(|e| error(e.to_string()))?;
                     let puzzle = format.parse(cells).map_err(|e| error(e.to_string()))?;
-                    let solver = solvers
-                        .entry(format.shape())
-                        .or_insert_with(|| solver_for(format.shape()));
+                    let base = Layout::classic(format.shape());
+                    let layout = apply_fields(base, &String::from_utf8_lossy(&body[end..]))
+                        .map_err(|e| error(e.to_string()))?;
+                    let variant = (!layout.is_classic()).then(|| Box::new(Constraints::new(&layout)));
+                    let mut variant_solver;
+                    let solver: &mut dyn Solver = if layout.is_classic() {
+                        solvers
+                            .entry(format.shape())
+                            .or_insert_with(|| solver_for(format.shape()))
+                            .as_mut()
+                    } else {
+                        variant_solver = VariantSolver::new(&layout);
+                        &mut variant_solver
+                    };
                     let solvable = solver
                         .solve(puzzle.cells(), 1, None)
                         .map_err(|e| error(e.to_string()))?
@@ -180,6 +195,7 @@ impl Workload {
                     Expect::Sudoku {
                         format,
                         puzzle,
+                        variant,
                         solvable,
                     }
                 }
@@ -211,14 +227,25 @@ impl Item {
             Expect::Sudoku {
                 format,
                 puzzle,
+                variant,
                 solvable,
             } => {
                 if answer == NO_SOLUTION.as_bytes() {
                     return !solvable;
                 }
-                formats[*format]
-                    .parse(answer)
-                    .is_ok_and(|solution| puzzle.is_solved_by(&solution))
+                formats[*format].parse(answer).is_ok_and(|solution| match variant {
+                    None => puzzle.is_solved_by(&solution),
+                    // Jigsaw regions replace the boxes: the layout's own
+                    // constraints, and the givens kept.
+                    Some(rules) => {
+                        rules.is_solution(solution.cells())
+                            && puzzle
+                                .cells()
+                                .iter()
+                                .zip(solution.cells())
+                                .all(|(&given, &v)| given == 0 || given == v)
+                    }
+                })
             }
             Expect::Slide { board, shortest } => {
                 if answer == UNSOLVABLE.as_bytes() {

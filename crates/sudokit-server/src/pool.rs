@@ -134,6 +134,15 @@ impl Requests {
                     givens: &self.bytes[from..from + shape.cell_count()],
                 }
             }
+            Parsed::Variant { shape, fields } => {
+                let from = item.start + id_len;
+                let to = from + shape.cell_count();
+                WorkRef::Variant {
+                    shape,
+                    givens: &self.bytes[from..to],
+                    fields: &self.bytes[to..to + fields],
+                }
+            }
             Parsed::Slide(board) => WorkRef::Slide(board),
         };
         (id, work)

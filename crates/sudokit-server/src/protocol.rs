@@ -29,6 +29,8 @@ use sudokit::grid::Shape;
 use sudokit::parse::{Alphabet, Format, FormatSpec, DEFAULT_SYMBOLS};
 use sudokit::slide::{self, Board, Goal};
 use sudokit::solver::{solver_for, Solver};
+use sudokit::variant::text::{apply_fields, has_layout_fields};
+use sudokit::variant::{Layout, VariantSolver};
 
 /// Longest request line accepted, without its line ending (SPEC §5: 64 KiB).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -155,6 +157,16 @@ pub enum Work {
         /// The givens.
         givens: Box<[u8]>,
     },
+    /// A Sudoku variant: givens and the layout fields that followed them
+    /// (read by the worker, which answers `Bad Request` if they are wrong).
+    Variant {
+        /// The grid's shape.
+        shape: Shape,
+        /// The givens.
+        givens: Box<[u8]>,
+        /// The text after the cells (`regions=…`, `variant=…`, `cage=…`).
+        fields: Box<[u8]>,
+    },
     /// An 8- or 15-puzzle, solved for the goal with the blank last.
     Slide(Board),
 }
@@ -182,6 +194,15 @@ pub enum WorkRef<'a> {
         /// `N²` cell values, 0 for a blank.
         givens: &'a [u8],
     },
+    /// A Sudoku variant: shape, givens and layout fields.
+    Variant {
+        /// The grid's shape.
+        shape: Shape,
+        /// `N²` cell values, 0 for a blank.
+        givens: &'a [u8],
+        /// The layout fields' text.
+        fields: &'a [u8],
+    },
     /// An 8- or 15-puzzle.
     Slide(Board),
 }
@@ -193,6 +214,15 @@ impl Work {
             Work::Sudoku { shape, givens } => WorkRef::Sudoku {
                 shape: *shape,
                 givens,
+            },
+            Work::Variant {
+                shape,
+                givens,
+                fields,
+            } => WorkRef::Variant {
+                shape: *shape,
+                givens,
+                fields,
             },
             Work::Slide(board) => WorkRef::Slide(*board),
         }
@@ -212,6 +242,7 @@ impl WorkRef<'_> {
     pub fn can_run_long(&self) -> bool {
         match self {
             WorkRef::Sudoku { shape, .. } => (shape.box_rows(), shape.box_cols()) != (3, 3),
+            WorkRef::Variant { .. } => true,
             WorkRef::Slide(board) => board.width() != 3,
         }
     }
@@ -228,6 +259,9 @@ impl WorkRef<'_> {
                     Class::Heavy
                 }
             }
+            // Building a layout's tables and searching a variant have no
+            // millisecond bound.
+            WorkRef::Variant { .. } => Class::Heavy,
             WorkRef::Slide(board) if board.width() == 3 => Class::Light,
             WorkRef::Slide(_) => Class::Heavy,
         }
@@ -239,6 +273,14 @@ impl WorkRef<'_> {
 pub enum Parsed {
     /// A Sudoku of `shape`; its `N²` givens end the buffer.
     Sudoku(Shape),
+    /// A Sudoku variant of `shape`: its `N²` givens, then `fields` bytes of
+    /// layout fields, end the buffer.
+    Variant {
+        /// The grid's shape.
+        shape: Shape,
+        /// Bytes of layout fields after the givens.
+        fields: usize,
+    },
     /// An 8- or 15-puzzle.
     Slide(Board),
 }
@@ -268,6 +310,14 @@ impl Parser {
                 shape,
                 givens: givens.into_boxed_slice(),
             },
+            Parsed::Variant { shape, .. } => {
+                let fields = givens.split_off(shape.cell_count());
+                Work::Variant {
+                    shape,
+                    givens: givens.into_boxed_slice(),
+                    fields: fields.into_boxed_slice(),
+                }
+            }
             Parsed::Slide(board) => Work::Slide(board),
         })
     }
@@ -287,13 +337,14 @@ impl Parser {
                     .map(Parsed::Slide)
                     .map_err(|error| error.to_string())
             }
-            Kind::Sudoku => self.parse_sudoku(body, out).map(Parsed::Sudoku),
+            Kind::Sudoku => self.parse_sudoku(body, out),
         }
     }
 
     /// Sudoku cell text (trailing fields allowed, per SPEC §1): its shape,
-    /// with its givens appended to `out`.
-    fn parse_sudoku(&mut self, body: &[u8], out: &mut Vec<u8>) -> Result<Shape, String> {
+    /// with its givens appended to `out`, and then its layout fields when
+    /// it has any (a variant).
+    fn parse_sudoku(&mut self, body: &[u8], out: &mut Vec<u8>) -> Result<Parsed, String> {
         let end = body
             .iter()
             .position(|&b| b.is_ascii_whitespace() || b == b';' || b == b',')
@@ -324,7 +375,15 @@ impl Parser {
             out.truncate(start);
             return Err(error.to_string());
         }
-        Ok(shape)
+        let rest = &body[end..];
+        if rest.contains(&b'=') && has_layout_fields(&String::from_utf8_lossy(rest)) {
+            out.extend_from_slice(rest);
+            return Ok(Parsed::Variant {
+                shape,
+                fields: rest.len(),
+            });
+        }
+        Ok(Parsed::Sudoku(shape))
     }
 }
 
@@ -333,6 +392,9 @@ impl Parser {
 #[derive(Default)]
 pub struct Workspace {
     solvers: HashMap<Shape, (Box<dyn Solver>, Alphabet)>,
+    /// The last variant layout met and its engine, kept while requests
+    /// repeat it.
+    variant: Option<(Layout, VariantSolver)>,
     solution: Vec<u8>,
     solve_timeout: Option<Duration>,
 }
@@ -400,11 +462,51 @@ impl Workspace {
     fn answer_within(&mut self, work: WorkRef<'_>, budget: &Budget) -> Answer {
         match work {
             WorkRef::Sudoku { shape, givens } => self.answer_sudoku(shape, givens, budget),
+            WorkRef::Variant {
+                shape,
+                givens,
+                fields,
+            } => self.answer_variant(shape, givens, fields, budget),
             WorkRef::Slide(board) => match slide::solve_within(&board, Goal::BlankLast, budget) {
                 Some(outcome) => Answer::Solved(slide::describe(&outcome).into_bytes()),
                 None => Answer::GaveUp,
             },
         }
+    }
+
+    /// Solves a Sudoku variant within `budget`; a layout whose fields do not
+    /// parse or fit together is a bad request.
+    fn answer_variant(
+        &mut self,
+        shape: Shape,
+        givens: &[u8],
+        fields: &[u8],
+        budget: &Budget,
+    ) -> Answer {
+        let layout = match apply_fields(Layout::classic(shape), &String::from_utf8_lossy(fields)) {
+            Ok(layout) => layout,
+            Err(error) => return Answer::Bad(error.to_string()),
+        };
+        if self.variant.as_ref().is_none_or(|(last, _)| *last != layout) {
+            let solver = VariantSolver::new(&layout);
+            self.variant = Some((layout, solver));
+        }
+        let (_, solver) = self.variant.as_mut().expect("set just above");
+        self.solution.resize(givens.len(), 0);
+        let Some(outcome) = solver
+            .solve_until(givens, 1, Some(&mut self.solution), budget)
+            .expect("parse_body yields N² in-range cells, and the buffer has N²")
+        else {
+            return Answer::GaveUp;
+        };
+        if outcome.solutions == 0 {
+            return Answer::Solved(NO_SOLUTION.as_bytes().to_vec());
+        }
+        let alphabet = Alphabet::default_for(shape.side())
+            .expect("parse_body only accepts sides with default symbols");
+        let mut text = Vec::with_capacity(givens.len());
+        alphabet.write_cells(&self.solution, &mut text);
+        Answer::Solved(text)
     }
 
     /// Solves a Sudoku within `budget`.
@@ -474,6 +576,35 @@ mod tests {
         let mut bad = PUZZLE.to_string();
         bad.replace_range(0..2, "11");
         assert_eq!(reply(&format!("9:{bad}")), "9:NoSolution\r\n");
+    }
+
+    #[test]
+    fn answers_variants_from_the_layout_fields_of_the_request() {
+        // Unique only with both diagonals; the plain puzzle has several solutions.
+        let x = ".2.3.4.......... variant=x";
+        let solved = reply(&format!("7:{x}"));
+        let grid = solved.trim_end().strip_prefix("7:").unwrap();
+        let puzzle: sudokit::variant::VariantPuzzle = x.parse().unwrap();
+        let grid: sudokit::Puzzle = grid.parse().unwrap();
+        assert!(puzzle.is_solved_by(&grid), "{solved}");
+        let killer = "................ cage=4@r1c1r2c1 cage=9@r1c2r1c3r1c4 cage=7@r2c2r3c1r3c2 \
+                      cage=2@r2c3 cage=7@r2c4r3c4r4c4 cage=4@r3c3r4c3 cage=7@r4c1r4c2";
+        assert_eq!(reply(killer), "1243342121344312\r\n");
+        let jigsaw = "...3..........24 regions=1233122311234444";
+        assert_eq!(reply(jigsaw), "1243243143123124\r\n");
+        // A layout that cannot hold: the worker says why.
+        assert_eq!(
+            reply("a:................ regions=1111122233334444"),
+            "a:Bad Request: region '1' has 5 cells, every region needs 4\r\n"
+        );
+        assert_eq!(
+            reply("................ cage=99@r1c1r1c2"),
+            "Bad Request: cage 1 of 2 cells cannot sum to 99 with distinct digits 1 to 4\r\n"
+        );
+        // Givens against a diagonal: no solution.
+        assert_eq!(reply("1....1.......... variant=x"), "NoSolution\r\n");
+        // Other trailing fields are still ignored.
+        assert_eq!(reply("...3..........24 rated 1.2"), reply("...3..........24"));
     }
 
     #[test]

@@ -318,7 +318,7 @@ impl Engines {
     /// The solver for a line whose text after the cells is `rest`: the
     /// shared one unless `rest` has layout fields.
     fn for_line(&mut self, rest: &[u8]) -> Result<&mut dyn Solver, ParseError> {
-        if !rest.iter().any(|&b| b == b'=') {
+        if !rest.contains(&b'=') {
             return Ok(self.base_solver.as_mut());
         }
         let rest = String::from_utf8_lossy(rest);

@@ -131,7 +131,7 @@ fn count_exactly(args: &CountArgs, printer: &mut Printer) -> anyhow::Result<()> 
     let mut warned = false;
     for source in sources {
         let name = several.then(|| source.name.clone());
-        let mut puzzles = PuzzleLines::new(source, &spec, args.lines.max_line)?;
+        let mut puzzles = PuzzleLines::new(source, &spec, args.lines.max_line)?.with_variants();
         while let Some(entry) = puzzles.next_entry()? {
             let parsed = entry.puzzle.clone().and_then(|puzzle| {
                 let layout = entry.layout(&puzzle, args.variant.variant)?;

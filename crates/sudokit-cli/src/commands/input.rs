@@ -25,7 +25,8 @@ use sudokit::lines::{Item, LineReader};
 use sudokit::parse::{classify, Format, FormatError, FormatSpec, Line, ParseError};
 use sudokit::rows::RowsReader;
 use sudokit::variant::fpuzzles::{self, looks_like_fpuzzles};
-use sudokit::variant::{text, Layout, Rules};
+use sudokit::variant::text::{self, has_layout_fields};
+use sudokit::variant::{Layout, LayoutError, Rules};
 
 /// The operands of a command that reads puzzles.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -234,6 +235,9 @@ pub struct PuzzleLines {
     lines: SourceLines,
     spec: FormatSpec,
     format: Option<Format>,
+    /// Whether the command reads layout fields (else a line with them is
+    /// invalid, rather than read as plain Sudoku).
+    variants: bool,
 }
 
 /// One puzzle line of a source.
@@ -260,7 +264,15 @@ impl PuzzleLines {
             lines: SourceLines::new(source.reader(side, max_line)?, max_line),
             spec: spec.clone(),
             format: None,
+            variants: false,
         })
+    }
+
+    /// These lines for a command that reads variant layout fields (see
+    /// [`Entry::layout`]); other commands refuse a line that has them.
+    pub fn with_variants(mut self) -> Self {
+        self.variants = true;
+        self
     }
 
     /// The next puzzle line; `None` at the end of input or an `end` line. A
@@ -305,13 +317,22 @@ impl PuzzleLines {
             }
         }
         let format = self.format.as_ref().expect("settled above");
+        let puzzle = if !self.variants && has_layout_fields(&String::from_utf8_lossy(rest)) {
+            Err(ParseError::Layout(LayoutError::Syntax(
+                "this command reads plain Sudoku only; variant layouts (regions=, variant=, \
+                 cage=, group=) are read by analyze, solve, count and serve"
+                    .to_string(),
+            )))
+        } else {
+            format.parse(cells)
+        };
         Ok(Some(Entry {
             line,
             id,
             cells,
             rest,
             shape: Some(format.shape()),
-            puzzle: format.parse(cells),
+            puzzle,
         }))
     }
 }

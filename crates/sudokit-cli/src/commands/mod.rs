@@ -98,7 +98,7 @@ pub struct VariantArgs {
     /// Variant rules for every puzzle, comma-separated: x (both diagonals),
     /// windoku, disjoint, antiknight, antiking. A line can add its own
     /// layout after its cells: regions=MAP (jigsaw), variant=RULES,
-    /// cage=SUM:r1c1r1c2… (killer), group=r1c1r2c2… (see the README).
+    /// cage=SUM@r1c1r1c2… (killer), group=r1c1r2c2… (see the README).
     #[arg(long, value_name = "RULES", default_value_t = Rules::NONE, hide_default_value = true)]
     pub variant: Rules,
 }

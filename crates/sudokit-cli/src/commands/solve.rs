@@ -242,7 +242,7 @@ fn list_solutions(args: &SolveArgs, limit: usize) -> anyhow::Result<ExitCode> {
     let (mut number, mut invalid) = (0u64, false);
     for source in sources {
         let name = several.then(|| source.name.clone());
-        let mut puzzles = PuzzleLines::new(source, &spec, args.lines.max_line)?;
+        let mut puzzles = PuzzleLines::new(source, &spec, args.lines.max_line)?.with_variants();
         while let Some(entry) = puzzles.next_entry()? {
             number += 1;
             let format = entry

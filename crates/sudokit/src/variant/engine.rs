@@ -90,6 +90,8 @@ struct State {
     /// SplitMix64 state when guesses pick a random candidate; `None` takes
     /// the lowest.
     random: Option<u64>,
+    /// Scratch: cells that see every place of a digit.
+    seen: Vec<u16>,
 }
 
 impl VariantSolver {
@@ -109,10 +111,11 @@ impl VariantSolver {
             queue: Vec::with_capacity(cells),
             unscanned: Dirty::with_capacity(tables.complete_count()),
             unlocked: Dirty::with_capacity(tables.complete_count()),
-            uncaged: Dirty::with_capacity(tables.cages().len()),
+            uncaged: Dirty::with_capacity(tables.sums().len()),
             saved: Vec::new(),
             saved_cells: Vec::new(),
             random: None,
+            seen: Vec::new(),
         };
         VariantSolver {
             tables,
@@ -197,7 +200,7 @@ impl State {
         self.uncaged.clear();
         self.unscanned.fill(t.complete_count());
         self.unlocked.fill(t.complete_count());
-        self.uncaged.fill(t.cages().len());
+        self.uncaged.fill(t.sums().len());
         for (cell, &v) in givens.iter().enumerate() {
             if v == 0 {
                 self.cand[cell] = self.full;
@@ -218,8 +221,8 @@ impl State {
                 self.unlocked.insert(h);
             }
         }
-        if let Some(cage) = t.cage_of(cell) {
-            self.uncaged.insert(cage as u32);
+        for &sum in t.sums_of(cell) {
+            self.uncaged.insert(sum);
         }
     }
 
@@ -339,7 +342,7 @@ impl State {
     /// sum, and places a digit every such set needs where only one cell of
     /// the cage can take it; `false` when no set is left.
     fn cage_sums(&mut self, t: &Constraints, cage: usize) -> bool {
-        let table = &t.cages()[cage];
+        let table = &t.sums()[cage];
         let (mut union, mut decided) = (0u64, 0u64);
         for &c in &table.cells {
             let set = self.cand[c as usize];
@@ -375,10 +378,46 @@ impl State {
             match (places.next(), places.next()) {
                 (None, _) => return false,
                 (Some(&c), None) => self.place(t, c as usize, digit),
-                _ => {}
+                _ => {
+                    if !self.clear_seen_by_all(t, &table.cells, digit) {
+                        return false;
+                    }
+                }
             }
         }
         true
+    }
+
+    /// Removes `digit`, which one of the `cells` holding it as a candidate
+    /// must take, from every other cell that sees all of those; `false` on
+    /// a contradiction.
+    fn clear_seen_by_all(&mut self, t: &Constraints, cells: &[u16], digit: u64) -> bool {
+        let mut places = cells.iter().copied().filter(|&c| self.cand[c as usize] & digit != 0);
+        let Some(first) = places.next() else {
+            return false;
+        };
+        self.seen.clear();
+        self.seen.extend(
+            t.peers(first as usize)
+                .iter()
+                .copied()
+                .filter(|&p| self.cand[p as usize] & digit != 0),
+        );
+        for place in places {
+            let peers = t.peers(place as usize);
+            // Both lists are sorted: keep the common members.
+            self.seen.retain(|p| peers.binary_search(p).is_ok());
+            if self.seen.is_empty() {
+                return true;
+            }
+        }
+        let seen = std::mem::take(&mut self.seen);
+        let ok = seen
+            .iter()
+            .filter(|p| !cells.contains(p))
+            .all(|&p| self.remove(t, p as usize, digit));
+        self.seen = seen;
+        ok
     }
 
     /// The undecided cell with the fewest candidates (the first bivalue one

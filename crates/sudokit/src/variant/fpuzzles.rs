@@ -47,7 +47,7 @@
 //!     [{},{},{},{}],[{},{},{},{}],[{},{},{},{"value":2,"given":true}]],
 //!     "diagonal-":true,"diagonal+":true,"killercage":[{"cells":["R1C2","R1C3"],"value":"5"}]}"#;
 //! let p = fpuzzles::parse(json)?;
-//! assert_eq!(p.to_string(), "1..............2 variant=x cage=5:r1c2r1c3");
+//! assert_eq!(p.to_string(), "1..............2 variant=x cage=5@r1c2r1c3");
 //! assert!(fpuzzles::looks_like_fpuzzles("https://f-puzzles.com/?load=N4Ig"));
 //! # Ok::<(), fpuzzles::FpuzzlesError>(())
 //! ```
@@ -948,7 +948,7 @@ mod tests {
         let p = parse(JIGSAW_6).unwrap();
         let want = format!(
             "1{}2 regions=111222112122333444333444555666555666 variant=x,antiknight \
-             group=r4c4r4c5r5c4 cage=5:r1c2r1c3 cage=r2c1r3c1",
+             group=r4c4r4c5r5c4 cage=5@r1c2r1c3 cage=r2c1r3c1",
             ".".repeat(34)
         );
         assert_eq!(p.to_string(), want);

@@ -29,6 +29,13 @@ pub struct Constraints {
     cages: Vec<CageTable>,
     /// Cage (index into `cages`) of each cell, [`NO_CAGE`] if none.
     cell_cage: Vec<u32>,
+    /// Every sum the propagation keeps: the cages, then each complete
+    /// house's leftover cells (those outside the cages it wholly holds),
+    /// whose total is the house's less those cages' sums.
+    sums: Vec<CageTable>,
+    /// The sums holding each cell, CSR.
+    cell_sums: Vec<u32>,
+    cell_sum_start: Vec<u32>,
     /// Pairs of complete houses sharing two or more cells, for locked
     /// candidates.
     overlaps: Vec<Overlap>,
@@ -214,6 +221,14 @@ impl Constraints {
             overlap_start.push(overlaps.len() as u32);
         }
 
+        let sums = with_leftovers(&cage_tables, &houses[..complete], n);
+        let mut of_cell_sums: Vec<Vec<u32>> = vec![Vec::new(); cells];
+        for (k, sum) in sums.iter().enumerate() {
+            for &c in &sum.cells {
+                of_cell_sums[c as usize].push(k as u32);
+            }
+        }
+        let (cell_sums, cell_sum_start) = flatten(&of_cell_sums);
         let (house_cells, house_start) = flatten(&houses);
         let (cell_houses, cell_house_start) = flatten(&of_cell);
         Constraints {
@@ -227,6 +242,9 @@ impl Constraints {
             peer_start,
             cages: cage_tables,
             cell_cage,
+            sums,
+            cell_sums,
+            cell_sum_start,
             overlaps,
             overlap_start,
         }
@@ -280,6 +298,17 @@ impl Constraints {
         (c != NO_CAGE).then_some(c as usize)
     }
 
+    /// Every sum constraint the engines propagate: the cages with a sum,
+    /// then the leftovers of complete houses (see [`Constraints::new`]).
+    pub fn sums(&self) -> &[CageTable] {
+        &self.sums
+    }
+
+    /// The sums (indices into [`Constraints::sums`]) holding `cell`.
+    pub fn sums_of(&self, cell: usize) -> &[u32] {
+        &self.cell_sums[self.cell_sum_start[cell] as usize..self.cell_sum_start[cell + 1] as usize]
+    }
+
     /// The overlaps whose first house is `h`.
     pub fn overlaps_of(&self, h: usize) -> &[Overlap] {
         &self.overlaps[self.overlap_start[h] as usize..self.overlap_start[h + 1] as usize]
@@ -298,6 +327,43 @@ impl Constraints {
             .all(|cage| cage.cells.iter().map(|&c| grid[c as usize] as u32).sum::<u32>() == cage.sum);
         peers_differ && sums_made
     }
+}
+
+/// The cages, followed by the *leftover* of each complete house that wholly
+/// holds some cage: its other cells must make the house's total
+/// (`N(N+1)/2`) less the held cages' sums, with distinct digits (the law of
+/// leftovers that killer solvers reason with).
+fn with_leftovers(cages: &[CageTable], complete: &[Vec<u16>], n: usize) -> Vec<CageTable> {
+    let mut sums = cages.to_vec();
+    let total = (n * (n + 1) / 2) as u32;
+    for house in complete {
+        let held: Vec<&CageTable> = cages
+            .iter()
+            .filter(|cage| cage.cells.iter().all(|c| house.contains(c)))
+            .collect();
+        if held.is_empty() {
+            continue;
+        }
+        let left: Vec<u16> = house
+            .iter()
+            .copied()
+            .filter(|c| held.iter().all(|cage| !cage.cells.contains(c)))
+            .collect();
+        let held_sum: u32 = held.iter().map(|cage| cage.sum).sum();
+        if left.is_empty() || left.len() == n || held_sum > total {
+            continue;
+        }
+        let sum = total - held_sum;
+        let combos = sum_combinations(n, left.len(), sum, MAX_CAGE_COMBINATIONS);
+        if combos.len() < MAX_CAGE_COMBINATIONS {
+            sums.push(CageTable {
+                cells: left,
+                sum,
+                combos,
+            });
+        }
+    }
+    sums
 }
 
 /// Lists as one concatenated vector and its start offsets.

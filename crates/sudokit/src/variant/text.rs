@@ -1,14 +1,16 @@
 //! Variant layouts as text: the fields after a puzzle's cells.
 //!
 //! ```text
-//! CELLS [regions=MAP] [variant=RULES] [cage=[SUM:]CELLS]… [group=CELLS]…
+//! CELLS [regions=MAP] [variant=RULES] [cage=[SUM@]CELLS]… [group=CELLS]…
 //! ```
 //!
 //! `MAP` is one symbol per cell naming its region (any `N` symbols, `N`
 //! cells each); `RULES` a comma-separated [`Rules`](super::Rules) list;
 //! `CELLS` a run of `rRcC` references, 1-based (`r1c1r1c2r2c1`). Fields are
 //! separated by whitespace or `;`; other fields (a rating, a name) are ignored,
-//! as on any puzzle line.
+//! as on any puzzle line. No field uses `:`, which starts an id in the
+//! solving service's requests (muduo's rule: the id is everything before
+//! the first `:`).
 
 use super::layout::{Cage, Layout, LayoutError, Rules};
 use crate::parse::DEFAULT_SYMBOLS;
@@ -46,7 +48,7 @@ pub fn apply_fields(mut layout: Layout, rest: &str) -> Result<Layout, LayoutErro
                     .map_err(|e| LayoutError::Syntax(e.to_string()))?,
             ),
             "cage=" => {
-                let (sum, cells) = match value.split_once(':') {
+                let (sum, cells) = match value.split_once('@') {
                     Some((sum, cells)) => (parse_sum(sum)?, cells),
                     None => (None, value),
                 };
@@ -143,7 +145,7 @@ pub fn layout_fields(layout: &Layout) -> String {
         out.push_str(" cage=");
         if let Some(sum) = cage.sum {
             out.push_str(&sum.to_string());
-            out.push(':');
+            out.push('@');
         }
         write_cells(&cage.cells, n, &mut out);
     }
