@@ -55,8 +55,10 @@ use crate::solver::{Outcome, Solver};
 /// How many search nodes (column choices) pass between looks at a [`Budget`].
 const NODES_PER_CHECK: u64 = 64;
 
-/// Cages with at most this many digit sets making their sum are checked
-/// against those sets exactly; larger ones by bounds on their totals.
+/// Cages with at most this many digit sets making their sum are exact
+/// cover, with a set row per digit set; larger ones are checked by bounds on
+/// their totals as cell rows are chosen. (The docs of [`DlxSolver`] give
+/// the value.)
 const MAX_COMBOS_SCANNED: usize = 64;
 
 /// The `row` of a column header, which belongs to no row.
@@ -71,13 +73,42 @@ struct Node {
     down: u32,
     /// The column's header node (itself for a header).
     column: u32,
-    /// The row, `cell · N + digit − 1`; [`NO_ROW`] for headers and the root.
+    /// The row's number (see [`Row`]); [`NO_ROW`] for headers and the root.
     row: u32,
+}
+
+/// What a row of the links stands for, by its number: the cell rows first,
+/// row `cell · N + digit − 1` for `digit` in `cell` (rows `0..N³`), then
+/// the set rows of the cages that are exact cover, cage by cage and set by
+/// set in [`CageTable::combos`] order (rows `N³..`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Row {
+    /// `digit` in `cell`.
+    Cell { cell: usize, digit: u32 },
+    /// A digit set of a cage: nothing in the grid.
+    DigitSet,
+}
+
+impl Row {
+    /// Row `number` on a grid of side `n`.
+    #[inline]
+    fn from_number(number: u32, n: usize) -> Row {
+        let number = number as usize;
+        if number < n * n * n {
+            Row::Cell {
+                cell: number / n,
+                digit: (number % n) as u32 + 1,
+            }
+        } else {
+            Row::DigitSet
+        }
+    }
 }
 
 /// The dancing links: column headers `0..columns` (primary ones first, then
 /// secondary ones), the root at `columns`, then the rows' nodes, each row's
-/// nodes consecutive with its cell column first.
+/// nodes consecutive, a cell row's first in its cell's column and a set
+/// row's first in its cage's "a digit set is chosen" column.
 ///
 /// Primary headers are linked in a ring with the root, in increasing order;
 /// secondary headers link only to themselves, so no column choice sees them.
@@ -144,24 +175,6 @@ impl Links {
     #[inline]
     fn node(&self, index: u32) -> Node {
         self.nodes[index as usize]
-    }
-
-    /// Whether `column`, a primary column, is still in the header ring (for
-    /// a cell's column: whether the cell is open).
-    fn is_uncovered(&self, column: u32) -> bool {
-        self.node(self.node(column).left).right == column
-    }
-
-    /// The digits of the rows left in `column`, a cell's column, on a grid
-    /// of side `n`.
-    fn digits_left(&self, column: u32, n: usize) -> u64 {
-        let mut digits = 0;
-        let mut i = self.node(column).down;
-        while i != column {
-            digits |= 1 << (self.node(i).row as usize % n);
-            i = self.node(i).down;
-        }
-        digits
     }
 
     /// Whether `index`, a row's node, is still in its column's list. (The
@@ -235,7 +248,8 @@ impl Links {
     }
 }
 
-/// The digits placed so far in one cage with a sum.
+/// The digits placed so far in one cage with a sum checked by bounds (one
+/// with more than [`MAX_COMBOS_SCANNED`] digit sets).
 #[derive(Clone, Copy, Debug, Default)]
 struct CageState {
     /// Their total.
@@ -248,7 +262,7 @@ struct CageState {
 
 /// Whether a cage in `state` can still make its sum once `digit` joins
 /// it, judged by the smallest and the largest totals its other open cells
-/// can reach with the digits not in it yet (for cages with many digit sets).
+/// can reach with the digits not in it yet.
 fn within_bounds(table: &CageTable, state: CageState, digit: u32, all_digits: u64) -> bool {
     let Some(remainder) = table.sum.checked_sub(state.total + digit) else {
         return false;
@@ -258,14 +272,6 @@ fn within_bounds(table: &CageTable, state: CageState, digit: u32, all_digits: u6
     let lowest = extreme_total(free, left, |set| set.trailing_zeros());
     let highest = extreme_total(free, left, |set| 63 - set.leading_zeros());
     matches!((lowest, highest), (Some(low), Some(high)) if low <= remainder && remainder <= high)
-}
-
-/// Whether open cells with the candidate digits `open` (one set per cell)
-/// might take the digits of `needed`, one each: every cell has one of them
-/// and every one of them has a cell (necessary, not sufficient).
-fn might_take(needed: u64, open: &[u64]) -> bool {
-    let reachable = open.iter().fold(0, |union, &digits| union | digits);
-    reachable & needed == needed && open.iter().all(|&digits| digits & needed != 0)
 }
 
 /// The total of `count` digits of `set` taken one by one with `pick` (the
@@ -292,11 +298,14 @@ struct Level {
 }
 
 /// Dancing links (Knuth's Algorithm X) for any [`Layout`]: one row per
-/// (cell, digit), exact cover of the cells and of every digit in each
-/// complete house, with secondary columns (covered at most once) for the
-/// partial houses and the "sees" relations, and cage sums checked as rows
-/// are chosen. Build once per layout, call for many puzzles: the links are
-/// restored after each one and the scratch stacks kept.
+/// (cell, digit) and one per digit set making the sum of each cage with at
+/// most 64 such sets; exact cover of the cells, of every digit in each
+/// complete house and of those cages' digits (one set chosen per cage, and
+/// the cage's digits are that set); secondary columns (covered at most
+/// once) for the partial houses and the "sees" relations; and the sums of
+/// cages with more digit sets checked by bounds as rows are chosen. Build
+/// once per layout, call for many puzzles: the links are restored after
+/// each one and the scratch stacks kept.
 ///
 /// [`Outcome::guesses`] counts branch points: columns chosen with two or
 /// more rows left.
@@ -305,13 +314,15 @@ pub struct DlxSolver {
     tables: Arc<Constraints>,
     shape: Shape,
     links: Links,
-    /// The first node (in the cell's column) of each row.
+    /// The first node (in the cell's column) of each cell row.
     row_node: Vec<u32>,
     /// Every digit of the side, bit `d − 1` for digit `d`.
     all_digits: u64,
+    /// The cage of each cell when its sum is checked by bounds (not exact
+    /// cover).
+    bounded_cage: Vec<Option<usize>>,
+    /// The digits placed in each cage, kept for those checked by bounds.
     cages: Vec<CageState>,
-    /// Scratch: the candidate digits of a cage's open cells.
-    open_candidates: Vec<u64>,
     /// The givens' rows chosen, by their first nodes.
     given_nodes: Vec<u32>,
     /// The search's stack.
@@ -329,12 +340,19 @@ impl DlxSolver {
     pub fn from_tables(tables: Arc<Constraints>, shape: Shape) -> DlxSolver {
         let n = tables.side();
         let (links, row_node) = build_links(&tables);
+        let bounded_cage = (0..tables.cell_count())
+            .map(|cell| {
+                tables
+                    .cage_of(cell)
+                    .filter(|&cage| !is_exact_cover(&tables.cages()[cage]))
+            })
+            .collect();
         DlxSolver {
             links,
             row_node,
             all_digits: if n == 64 { u64::MAX } else { (1 << n) - 1 },
+            bounded_cage,
             cages: vec![CageState::default(); tables.cages().len()],
-            open_candidates: Vec::with_capacity(n),
             given_nodes: Vec::with_capacity(tables.cell_count()),
             levels: Vec::with_capacity(tables.cell_count()),
             tables,
@@ -342,47 +360,41 @@ impl DlxSolver {
         }
     }
 
-    /// The cell and the digit of the row of `node`.
+    /// What the row of `node` stands for.
     #[inline]
-    fn cell_digit(&self, node: u32) -> (usize, u32) {
-        let n = self.tables.side();
-        let row = self.links.node(node).row as usize;
-        (row / n, (row % n) as u32 + 1)
+    fn row(&self, node: u32) -> Row {
+        Row::from_number(self.links.node(node).row, self.tables.side())
     }
 
-    /// Whether the row of `node` keeps its cage (if any) able to make its
-    /// sum: some digit set making it holds the cage's digits and this one,
-    /// and the cage's other open cells might take the rest of it (for cages
-    /// with few digit sets; [`within_bounds`] for the others).
-    fn admits(&mut self, node: u32) -> bool {
-        let (cell, digit) = self.cell_digit(node);
-        let Some(cage) = self.tables.cage_of(cell) else {
-            return true;
-        };
-        let table = &self.tables.cages()[cage];
-        let state = self.cages[cage];
-        if table.combos.len() > MAX_COMBOS_SCANNED {
-            return within_bounds(table, state, digit, self.all_digits);
+    /// The cage and the digit of the row of `node` when it is a cell row of
+    /// a cage checked by bounds.
+    #[inline]
+    fn bounded_placement(&self, node: u32) -> Option<(usize, u32)> {
+        match self.row(node) {
+            Row::Cell { cell, digit } => self.bounded_cage[cell].map(|cage| (cage, digit)),
+            Row::DigitSet => None,
         }
-        let digits = state.digits | 1 << (digit - 1);
-        self.open_candidates.clear();
-        for &other in &table.cells {
-            let column = u32::from(other);
-            if usize::from(other) != cell && self.links.is_uncovered(column) {
-                let left = self.links.digits_left(column, self.tables.side());
-                self.open_candidates.push(left);
-            }
-        }
-        table.combos.iter().any(|&combo| {
-            combo & digits == digits && might_take(combo & !digits, &self.open_candidates)
-        })
     }
 
-    /// Adds the digit of `node`'s row to its cage (if any), or takes it
-    /// back when not `added`.
+    /// Whether the row of `node` keeps its cage able to make its sum, for a
+    /// cell row of a cage checked by bounds (see [`within_bounds`]); other
+    /// rows need no check.
+    fn admits(&self, node: u32) -> bool {
+        match self.bounded_placement(node) {
+            Some((cage, digit)) => within_bounds(
+                &self.tables.cages()[cage],
+                self.cages[cage],
+                digit,
+                self.all_digits,
+            ),
+            None => true,
+        }
+    }
+
+    /// Adds the digit of `node`'s row to its cage when that is checked by
+    /// bounds, or takes it back when not `added`.
     fn count_in_cage(&mut self, node: u32, added: bool) {
-        let (cell, digit) = self.cell_digit(node);
-        if let Some(cage) = self.tables.cage_of(cell) {
+        if let Some((cage, digit)) = self.bounded_placement(node) {
             let state = &mut self.cages[cage];
             if added {
                 state.total += digit;
@@ -441,7 +453,7 @@ impl DlxSolver {
 
     /// The next row below `level`'s current one that keeps its cage able to
     /// make its sum, if any.
-    fn next_row(&mut self, level: Level) -> Option<u32> {
+    fn next_row(&self, level: Level) -> Option<u32> {
         let mut node = self.links.node(level.node).down;
         while node != level.column {
             if self.admits(node) {
@@ -469,12 +481,15 @@ impl DlxSolver {
         false
     }
 
-    /// Writes the grid of the rows chosen (a complete cover) into `out`.
+    /// Writes the grid of the cell rows chosen (a complete cover) into
+    /// `out`; the set rows chosen place nothing.
     fn write_solution(&self, out: &mut [u8]) {
         let levels = self.levels.iter().map(|level| level.node);
         for node in self.given_nodes.iter().copied().chain(levels) {
-            let (cell, digit) = self.cell_digit(node);
-            out[cell] = digit as u8;
+            match self.row(node) {
+                Row::Cell { cell, digit } => out[cell] = digit as u8,
+                Row::DigitSet => {}
+            }
         }
     }
 
@@ -560,8 +575,34 @@ impl DlxSolver {
     }
 }
 
-/// The links of `tables` and the first node of each row (row
-/// `cell · N + digit − 1`).
+/// Whether the sum of `cage` is exact cover (a set row per digit set), not
+/// checked by bounds as rows are chosen.
+fn is_exact_cover(cage: &CageTable) -> bool {
+    cage.combos.len() <= MAX_COMBOS_SCANNED
+}
+
+/// The primary columns of a cage that is exact cover: `chosen`, "a digit
+/// set is chosen", then one per digit.
+#[derive(Clone, Copy, Debug)]
+struct CageColumns {
+    chosen: u32,
+}
+
+impl CageColumns {
+    /// The column of digit `index + 1`: covered by the cage's cell with that
+    /// digit, or by the set row of a set without it.
+    fn digit(self, index: usize) -> u32 {
+        self.chosen + 1 + index as u32
+    }
+}
+
+/// The links of `tables` and the first node of each cell row (rows are
+/// numbered as [`Row`] says).
+///
+/// Primary columns: the cells, `0..N²`; each complete house `h` and digit
+/// index `d`, `N² + h·N + d`; then `N + 1` per cage that is exact cover (see
+/// [`CageColumns`]), in cage order. Secondary columns: each partial house
+/// and digit, then each pair of [`unshared_peer_pairs`] and digit.
 fn build_links(tables: &Constraints) -> (Links, Vec<u32>) {
     let n = tables.side();
     let cells = tables.cell_count();
@@ -573,13 +614,28 @@ fn build_links(tables: &Constraints) -> (Links, Vec<u32>) {
         pairs_of_cell[a].push(pair);
         pairs_of_cell[b].push(pair);
     }
-    let primary = cells + complete * n;
+    let mut next_cage_column = (cells + complete * n) as u32;
+    let cage_columns: Vec<Option<CageColumns>> = tables
+        .cages()
+        .iter()
+        .map(|cage| {
+            is_exact_cover(cage).then(|| {
+                let columns = CageColumns {
+                    chosen: next_cage_column,
+                };
+                next_cage_column += n as u32 + 1;
+                columns
+            })
+        })
+        .collect();
+    let primary = next_cage_column as usize;
     let partial_base = primary;
     let pair_base = partial_base + partial * n;
     let mut links = Links::new(primary, (partial + pairs.len()) * n);
     let mut row_node = Vec::with_capacity(cells * n);
     let mut columns: Vec<u32> = Vec::new();
     for (cell, pairs) in pairs_of_cell.iter().enumerate() {
+        let cage = tables.cage_of(cell).and_then(|cage| cage_columns[cage]);
         for d in 0..n {
             columns.clear();
             columns.push(cell as u32);
@@ -592,10 +648,28 @@ fn build_links(tables: &Constraints) -> (Links, Vec<u32>) {
                 };
                 columns.push(column as u32);
             }
+            if let Some(cage) = cage {
+                columns.push(cage.digit(d));
+            }
             for &pair in pairs {
                 columns.push((pair_base + pair * n + d) as u32);
             }
             row_node.push(links.add_row((cell * n + d) as u32, &columns));
+        }
+    }
+    let mut row = (cells * n) as u32;
+    for (table, cage) in tables.cages().iter().zip(&cage_columns) {
+        let Some(cage) = *cage else { continue };
+        for &set in &table.combos {
+            columns.clear();
+            columns.push(cage.chosen);
+            columns.extend(
+                (0..n)
+                    .filter(|&d| set & (1 << d) == 0)
+                    .map(|d| cage.digit(d)),
+            );
+            links.add_row(row, &columns);
+            row += 1;
         }
     }
     (links, row_node)
@@ -895,9 +969,8 @@ mod tests {
         let cases = [
             (2, 2, 0..=4, u64::MAX),
             (2, 3, 0..=8, u64::MAX),
-            // Few givens leave dancing links seconds of search on 9×9: cages
-            // prune only the rows tried, not the column choice.
-            (3, 3, 15..=30, 2),
+            // Sparse 9×9 puzzles have far too many solutions to count all.
+            (3, 3, 0..=30, 2),
         ];
         for (box_rows, box_cols, clues, limit) in cases {
             for base in [
@@ -916,6 +989,38 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn given_less_9x9_killers_agree_with_the_variant_engine() {
+        // Cages of one to four cells are exact cover (a set row per digit
+        // set), which takes dancing links through these in milliseconds.
+        let mut rng = ChaCha8Rng::seed_from_u64(400);
+        let base = classic(3, 3);
+        let mut variant = VariantSolver::new(&base);
+        let empty = [0u8; 81];
+        let mut out = [0u8; 81];
+        let mut unique = 0;
+        for _ in 0..30 {
+            let solution = random_solution(&mut variant, &mut rng).expect("9×9 Sudoku exists");
+            let layout = killer(&base, &solution, &mut rng);
+            let tables = Arc::new(Constraints::new(&layout));
+            assert!(tables.cages().iter().all(is_exact_cover));
+            let mut dlx = DlxSolver::from_tables(Arc::clone(&tables), layout.shape());
+            let found = dlx.solve_raw(&empty, 2, Some(&mut out));
+            let want = VariantSolver::from_tables(Arc::clone(&tables), layout.shape())
+                .solve_raw(&empty, 2, None);
+            assert_eq!(found.solutions, want.solutions, "{layout:?}");
+            assert!(found.solutions > 0, "{layout:?}");
+            assert!(tables.is_solution(&out), "{layout:?} {out:?}");
+            if found.solutions == 1 {
+                assert_eq!(out[..], solution[..]);
+                unique += 1;
+            }
+            // The links are restored, set rows included.
+            assert_eq!(dlx.solve_raw(&empty, 2, None), found);
+        }
+        assert!(unique > 0);
     }
 
     #[test]
@@ -945,6 +1050,43 @@ mod tests {
             .iter()
             .all(|cage| cage.combos.len() > MAX_COMBOS_SCANNED));
         assert!(check_puzzles(&layout, &solution, 20, 120..=180, 2, &mut rng) > 0);
+    }
+
+    #[test]
+    fn exact_cover_and_bounded_cages_mix() {
+        // The large cages above, each followed by the pairs of cells of a
+        // row of the lower half as cages, which are exact cover: the set
+        // rows of the pairs skip the large cages.
+        let mut rng = ChaCha8Rng::seed_from_u64(600);
+        let base = classic(4, 4);
+        let solution =
+            random_solution(&mut VariantSolver::new(&base), &mut rng).expect("16×16 Sudoku exists");
+        let mut layout = base;
+        for row in 0..8 {
+            let cells: Vec<u16> = (row * 16..row * 16 + 16)
+                .filter(|&c| !(5..=12).contains(&solution[c]))
+                .map(|c| c as u16)
+                .collect();
+            layout = layout
+                .with_cage(Cage {
+                    sum: Some(68),
+                    cells,
+                })
+                .expect("a valid cage");
+            for first in ((row + 8) * 16..(row + 9) * 16).step_by(2) {
+                let sum = u32::from(solution[first]) + u32::from(solution[first + 1]);
+                layout = layout
+                    .with_cage(Cage {
+                        sum: Some(sum),
+                        cells: vec![first as u16, first as u16 + 1],
+                    })
+                    .expect("a valid cage");
+            }
+        }
+        let tables = Constraints::new(&layout);
+        let exact = tables.cages().iter().filter(|c| is_exact_cover(c)).count();
+        assert_eq!((exact, tables.cages().len()), (64, 72));
+        assert!(check_puzzles(&layout, &solution, 20, 110..=180, 2, &mut rng) > 0);
     }
 
     #[test]

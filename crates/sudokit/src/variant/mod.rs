@@ -15,12 +15,12 @@
 //! use sudokit::Status;
 //!
 //! // A 4×4 Sudoku X: both diagonals hold 1 to 4 too.
-//! let p: VariantPuzzle = "1...........4... variant=x".parse()?;
+//! let p: VariantPuzzle = ".2.3.4.......... variant=x".parse()?;
 //! assert_eq!(p.status(), Status::Unique);
 //! let s = p.solve().unwrap();
 //! assert!(p.is_solved_by(&s));
 //! // The same givens without the diagonals have several solutions.
-//! let plain: VariantPuzzle = "1...........4...".parse()?;
+//! let plain: VariantPuzzle = ".2.3.4..........".parse()?;
 //! assert_eq!(plain.status(), Status::Multiple);
 //! # Ok::<(), sudokit::ParseError>(())
 //! ```

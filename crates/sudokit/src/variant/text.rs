@@ -20,6 +20,7 @@ const KEYS: [&str; 4] = ["regions=", "variant=", "cage=", "group="];
 
 /// Whether `rest` (the text after a line's cells) has any layout field.
 pub fn has_layout_fields(rest: &str) -> bool {
+    // Any text: a field of non-ASCII characters is simply no layout field.
     fields(rest).any(|f| KEYS.iter().any(|k| starts_with_key(f, k)))
 }
 
@@ -28,8 +29,13 @@ fn fields(rest: &str) -> impl Iterator<Item = &str> {
         .filter(|f| !f.is_empty())
 }
 
+/// Whether `field` starts with `key` (ASCII, any case); then `key.len()` is
+/// a character boundary of `field`.
 fn starts_with_key(field: &str, key: &str) -> bool {
-    field.len() >= key.len() && field[..key.len()].eq_ignore_ascii_case(key)
+    field
+        .as_bytes()
+        .get(..key.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(key.as_bytes()))
 }
 
 /// `layout` with the layout fields of `rest` applied, in order.
