@@ -25,7 +25,7 @@ use crate::solver::raw::RawSolver;
 const FILL_GUESSES: u64 = 20_000;
 
 /// Layouts or fills tried per puzzle before giving up.
-const ATTEMPTS: u32 = 50;
+const ATTEMPTS: u32 = 500;
 
 /// The largest cage the killer generator makes.
 const MAX_CAGE: usize = 5;
