@@ -25,7 +25,7 @@ use crate::lines::{LineReader, TooLong, DEFAULT_MAX_LINE};
 use crate::parse::{classify, AlphabetError, Format, FormatError, FormatSpec, Line, ParseError};
 use crate::solver::choice::EngineChoice;
 use crate::solver::{check_input, Solver, Status};
-use crate::variant::{text::has_layout_fields, text::apply_fields, Layout, LayoutError, Rules};
+use crate::variant::{text::apply_fields, text::has_layout_fields, Layout, LayoutError, Rules};
 
 /// Bytes read per block before the block is analysed.
 pub const BLOCK_BYTES: usize = 1 << 20;

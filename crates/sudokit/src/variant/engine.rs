@@ -259,7 +259,9 @@ impl State {
             while let Some(cell) = self.queue.pop() {
                 let digit = self.cand[cell as usize];
                 for &peer in t.peers(cell as usize) {
-                    if self.cand[peer as usize] & digit != 0 && !self.remove(t, peer as usize, digit) {
+                    if self.cand[peer as usize] & digit != 0
+                        && !self.remove(t, peer as usize, digit)
+                    {
                         return false;
                     }
                 }
@@ -355,7 +357,10 @@ impl State {
         for &combo in &table.combos {
             if combo & decided != decided
                 || combo & !union != 0
-                || table.cells.iter().any(|&c| self.cand[c as usize] & combo == 0)
+                || table
+                    .cells
+                    .iter()
+                    .any(|&c| self.cand[c as usize] & combo == 0)
             {
                 continue;
             }
@@ -374,7 +379,10 @@ impl State {
         while needed != 0 {
             let digit = needed & needed.wrapping_neg();
             needed &= needed - 1;
-            let mut places = table.cells.iter().filter(|&&c| self.cand[c as usize] & digit != 0);
+            let mut places = table
+                .cells
+                .iter()
+                .filter(|&&c| self.cand[c as usize] & digit != 0);
             match (places.next(), places.next()) {
                 (None, _) => return false,
                 (Some(&c), None) => self.place(t, c as usize, digit),
@@ -392,7 +400,10 @@ impl State {
     /// must take, from every other cell that sees all of those; `false` on
     /// a contradiction.
     fn clear_seen_by_all(&mut self, t: &Constraints, cells: &[u16], digit: u64) -> bool {
-        let mut places = cells.iter().copied().filter(|&c| self.cand[c as usize] & digit != 0);
+        let mut places = cells
+            .iter()
+            .copied()
+            .filter(|&c| self.cand[c as usize] & digit != 0);
         let Some(first) = places.next() else {
             return false;
         };
@@ -520,7 +531,11 @@ impl State {
     /// Whether the current complete state keeps every constraint (a debug
     /// check of the propagation's invariants).
     fn is_consistent(&self, t: &Constraints) -> bool {
-        let grid: Vec<u8> = self.cand.iter().map(|s| s.trailing_zeros() as u8 + 1).collect();
+        let grid: Vec<u8> = self
+            .cand
+            .iter()
+            .map(|s| s.trailing_zeros() as u8 + 1)
+            .collect();
         t.is_solution(&grid)
     }
 }

@@ -138,7 +138,12 @@ fn is_unique(solver: &mut VariantSolver, givens: &[u8]) -> bool {
 
 /// Blanks clue orbits of `solution` in random order while the solution
 /// stays unique.
-fn carve<R: Rng>(layout: Layout, solution: &Puzzle, symmetry: Symmetry, rng: &mut R) -> VariantPuzzle {
+fn carve<R: Rng>(
+    layout: Layout,
+    solution: &Puzzle,
+    symmetry: Symmetry,
+    rng: &mut R,
+) -> VariantPuzzle {
     let mut solver = VariantSolver::new(&layout);
     let mut cells = solution.cells().to_vec();
     let mut orbits = symmetry.orbits(solution.shape());
@@ -250,9 +255,11 @@ fn mergeable_neighbour<R: Rng>(
         .filter_map(|c| cages.iter().position(|cage| cage.contains(&(c as u16))))
         .filter(|&b| b != a && cages[a].len() + cages[b].len() <= MAX_CAGE)
         .filter(|&b| {
-            cages[b]
-                .iter()
-                .all(|&x| cages[a].iter().all(|&y| digits[x as usize] != digits[y as usize]))
+            cages[b].iter().all(|&x| {
+                cages[a]
+                    .iter()
+                    .all(|&y| digits[x as usize] != digits[y as usize])
+            })
         })
         .collect();
     candidates.sort_unstable();
@@ -327,7 +334,9 @@ pub fn random_regions<R: Rng + ?Sized>(shape: Shape, rng: &mut R) -> String {
     let mut region: Vec<usize> = (0..n * n).map(|c| shape.box_of(c)).collect();
     for _ in 0..(n * n * 20) {
         let a = rng.gen_range(0..n * n);
-        let others: Vec<usize> = neighbours(a, n).filter(|&b| region[b] != region[a]).collect();
+        let others: Vec<usize> = neighbours(a, n)
+            .filter(|&b| region[b] != region[a])
+            .collect();
         let Some(&b_cell) = others.choose(rng) else {
             continue;
         };

@@ -446,7 +446,12 @@ impl Layout {
 /// cells has at most a few hundred; a 36×36 cage of eighteen millions).
 pub const MAX_CAGE_COMBINATIONS: usize = 1 << 16;
 
-fn check_group(cells: &[u16], n: usize, what: &'static str, name: usize) -> Result<(), LayoutError> {
+fn check_group(
+    cells: &[u16],
+    n: usize,
+    what: &'static str,
+    name: usize,
+) -> Result<(), LayoutError> {
     if let Some(&cell) = cells.iter().find(|&&c| c as usize >= n * n) {
         return Err(LayoutError::NoSuchCell {
             cell: (cell as usize + 1).to_string(),
@@ -521,7 +526,13 @@ mod tests {
                     let got = sum_combinations(n, size, sum, usize::MAX);
                     let want: Vec<u64> = (0u64..1 << n)
                         .filter(|s| s.count_ones() as usize == size)
-                        .filter(|s| (0..n).filter(|d| s >> d & 1 == 1).map(|d| d as u32 + 1).sum::<u32>() == sum)
+                        .filter(|s| {
+                            (0..n)
+                                .filter(|d| s >> d & 1 == 1)
+                                .map(|d| d as u32 + 1)
+                                .sum::<u32>()
+                                == sum
+                        })
                         .collect();
                     let mut sorted = got.clone();
                     sorted.sort_unstable();
@@ -537,17 +548,27 @@ mod tests {
         let classic = Layout::classic(shape);
         assert!(matches!(
             classic.clone().with_region_map("AAAABBBBCCCCDDD"),
-            Err(LayoutError::RegionMapLength { found: 15, expected: 16 })
+            Err(LayoutError::RegionMapLength {
+                found: 15,
+                expected: 16
+            })
         ));
         assert!(matches!(
             classic.clone().with_region_map("AAAAABBBCCCCDDDD"),
-            Err(LayoutError::RegionSize { region: 'A', size: 5, .. })
+            Err(LayoutError::RegionSize {
+                region: 'A',
+                size: 5,
+                ..
+            })
         ));
         assert!(matches!(
             classic.clone().with_region_map("AAAABBBBCCCCCCCC"),
             Err(LayoutError::RegionCount { found: 3, .. })
         ));
-        let cage = |sum, cells: &[u16]| Cage { sum, cells: cells.to_vec() };
+        let cage = |sum, cells: &[u16]| Cage {
+            sum,
+            cells: cells.to_vec(),
+        };
         assert!(matches!(
             classic.clone().with_cage(cage(Some(8), &[0, 1])),
             Err(LayoutError::ImpossibleSum { cage: 1, .. })

@@ -165,10 +165,28 @@ impl Constraints {
         let mut related: Vec<Vec<u16>> = vec![Vec::new(); cells];
         let mut steps: Vec<(isize, isize)> = Vec::new();
         if rules.contains(Rule::AntiKnight) {
-            steps.extend([(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+            steps.extend([
+                (1, 2),
+                (2, 1),
+                (2, -1),
+                (1, -2),
+                (-1, -2),
+                (-2, -1),
+                (-2, 1),
+                (-1, 2),
+            ]);
         }
         if rules.contains(Rule::AntiKing) {
-            steps.extend([(1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (1, 0), (0, -1), (-1, 0)]);
+            steps.extend([
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+                (0, 1),
+                (1, 0),
+                (0, -1),
+                (-1, 0),
+            ]);
         }
         for (i, list) in related.iter_mut().enumerate() {
             let (r, c) = ((i / n) as isize, (i % n) as isize);
@@ -317,14 +335,19 @@ impl Constraints {
     /// Whether the complete grid `grid` (digits `1..=N`) keeps every
     /// constraint: peers differ and every cage makes its sum.
     pub fn is_solution(&self, grid: &[u8]) -> bool {
-        if grid.len() != self.cell_count() || grid.iter().any(|&v| v == 0 || v as usize > self.side) {
+        if grid.len() != self.cell_count() || grid.iter().any(|&v| v == 0 || v as usize > self.side)
+        {
             return false;
         }
-        let peers_differ = (0..grid.len()).all(|i| self.peers(i).iter().all(|&p| grid[p as usize] != grid[i]));
-        let sums_made = self
-            .cages
-            .iter()
-            .all(|cage| cage.cells.iter().map(|&c| grid[c as usize] as u32).sum::<u32>() == cage.sum);
+        let peers_differ =
+            (0..grid.len()).all(|i| self.peers(i).iter().all(|&p| grid[p as usize] != grid[i]));
+        let sums_made = self.cages.iter().all(|cage| {
+            cage.cells
+                .iter()
+                .map(|&c| grid[c as usize] as u32)
+                .sum::<u32>()
+                == cage.sum
+        });
         peers_differ && sums_made
     }
 }

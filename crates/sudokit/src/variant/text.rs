@@ -5,7 +5,7 @@
 //! ```
 //!
 //! `MAP` is one symbol per cell naming its region (any `N` symbols, `N`
-//! cells each); `RULES` a comma-separated [`Rules`](super::Rules) list;
+//! cells each); `RULES` a comma-separated [`Rules`] list;
 //! `CELLS` a run of `rRcC` references, 1-based (`r1c1r1c2r2c1`). Fields are
 //! separated by whitespace or `;`; other fields (a rating, a name) are ignored,
 //! as on any puzzle line. No field uses `:`, which starts an id in the
