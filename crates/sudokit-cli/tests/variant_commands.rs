@@ -57,12 +57,25 @@ Puzzle # 6 has multiple solutions
     let out = run(&["solve"], b".2.3.4.......... variant=x\n");
     assert_solves(".2.3.4.......... variant=x", stdout(&out).trim());
     // Exact counts, and counts up to a limit (the analyzer's path).
-    let out = run(&["count", "................ variant=x", "................"], b"");
+    let out = run(
+        &["count", "................ variant=x", "................"],
+        b"",
+    );
     assert_eq!(stdout(&out), "48\n288\n");
-    let out = run(&["count", "--limit", "5", "................ variant=x"], b"");
+    let out = run(
+        &["count", "--limit", "5", "................ variant=x"],
+        b"",
+    );
     assert_eq!(stdout(&out), ">=5\n");
     // Every solution listed solves the line.
-    let out = run(&["solve", "--all", "................ regions=1233122311234444"], b"");
+    let out = run(
+        &[
+            "solve",
+            "--all",
+            "................ regions=1233122311234444",
+        ],
+        b"",
+    );
     let all = stdout(&out);
     assert!(!all.trim().is_empty());
     for answer in all.lines() {
@@ -74,7 +87,12 @@ Puzzle # 6 has multiple solutions
 fn every_engine_that_takes_variants_agrees_on_the_bundled_file() {
     let mut answers = Vec::new();
     for engine in ["auto", "variant", "dlx"] {
-        let out = run(&["analyze", "-q", "--format", "jsonl", "--engine", engine, VARIANTS], b"");
+        let out = run(
+            &[
+                "analyze", "-q", "--format", "jsonl", "--engine", engine, VARIANTS,
+            ],
+            b"",
+        );
         assert_eq!(out.status.code(), Some(0), "{engine}: {}", stderr(&out));
         let text = stdout(&out);
         let file = std::fs::read_to_string(VARIANTS).unwrap();
@@ -93,9 +111,16 @@ fn every_engine_that_takes_variants_agrees_on_the_bundled_file() {
     assert!(answers.windows(2).all(|w| w[0] == w[1]));
     // The engines for plain Sudoku refuse variants before reading anything.
     for engine in ["general", "reference"] {
-        let out = run(&["analyze", "--variant", "x", "--engine", engine, VARIANTS], b"");
+        let out = run(
+            &["analyze", "--variant", "x", "--engine", engine, VARIANTS],
+            b"",
+        );
         assert_eq!(out.status.code(), Some(2));
-        assert!(stderr(&out).contains("solves plain Sudoku only"), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("solves plain Sudoku only"),
+            "{}",
+            stderr(&out)
+        );
     }
 }
 
@@ -109,7 +134,9 @@ fn generated_variants_read_back_unique_and_solved() {
         &["--jigsaw", "--variant", "x", "--box", "2x3"],
     ];
     for kind in kinds {
-        let mut args = vec!["generate", "-q", "-n", "4", "--seed", "3", "--format", "jsonl"];
+        let mut args = vec![
+            "generate", "-q", "-n", "4", "--seed", "3", "--format", "jsonl",
+        ];
         args.extend_from_slice(kind);
         let out = run(&args, b"");
         assert_eq!(out.status.code(), Some(0), "{kind:?}: {}", stderr(&out));
@@ -130,7 +157,11 @@ fn generated_variants_read_back_unique_and_solved() {
         let text = stdout(&run(&args, b""));
         let out = run(&["analyze", "-q"], text.as_bytes());
         assert_eq!(out.status.code(), Some(0));
-        assert_eq!(stdout(&out).matches("has a unique solution").count(), 4, "{kind:?}");
+        assert_eq!(
+            stdout(&out).matches("has a unique solution").count(),
+            4,
+            "{kind:?}"
+        );
     }
     // Options for plain Sudoku are refused with variants.
     let out = run(&["generate", "--jigsaw", "--clues", "30"], b"");
@@ -140,7 +171,10 @@ fn generated_variants_read_back_unique_and_solved() {
 
 #[test]
 fn f_puzzles_links_are_imported_and_read_as_operands() {
-    let link = format!("https://f-puzzles.com/?load={}", SELF_CONTAINED.replace(' ', ""));
+    let link = format!(
+        "https://f-puzzles.com/?load={}",
+        SELF_CONTAINED.replace(' ', "")
+    );
     let out = run(&["solve", &link], b"");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out).trim(), SELF_CONTAINED_SOLUTION);
@@ -151,7 +185,11 @@ fn f_puzzles_links_are_imported_and_read_as_operands() {
     let printed = stdout(&out);
     let lines: Vec<&str> = printed.lines().collect();
     assert_eq!(lines.len(), 2);
-    assert!(lines[0].contains("variant=antiknight") && lines[0].contains("cage=23@"), "{}", lines[0]);
+    assert!(
+        lines[0].contains("variant=antiknight") && lines[0].contains("cage=23@"),
+        "{}",
+        lines[0]
+    );
     assert_eq!(lines[1], ".2.3.4.......... variant=x");
     assert!(stderr(&out).contains("line 3:"), "{}", stderr(&out));
     let solved = run(&["solve"], format!("{}\n", lines[0]).as_bytes());
@@ -164,6 +202,10 @@ fn commands_for_plain_sudoku_refuse_layout_lines() {
         let line = "..6.........5....1.......7.....4...7..1......8...3.....8....9.39.42.............. regions=111112222111333422133333442556663442557666642577668844577788849577789999558889999\n";
         let out = run(&[command], line.as_bytes());
         assert_eq!(out.status.code(), Some(1), "{command}");
-        assert!(stdout(&out).contains("reads plain Sudoku only"), "{command}: {}", stdout(&out));
+        assert!(
+            stdout(&out).contains("reads plain Sudoku only"),
+            "{command}: {}",
+            stdout(&out)
+        );
     }
 }

@@ -36,10 +36,10 @@ use tokio::task::JoinHandle;
 
 use sudokit::grid::Puzzle;
 use sudokit::parse::{classify, Format, FormatSpec, Line};
-use sudokit::variant::text::apply_fields;
-use sudokit::variant::{Constraints, Layout, VariantSolver};
 use sudokit::slide::{self, Board, Goal, Move, Outcome};
 use sudokit::solver::{solver_for, Solver};
+use sudokit::variant::text::apply_fields;
+use sudokit::variant::{Constraints, Layout, VariantSolver};
 
 use crate::protocol::{kind_of, Kind, NO_SOLUTION, SERVER_TOO_BUSY, TIMEOUT, UNSOLVABLE};
 
@@ -169,7 +169,8 @@ impl Workload {
                     let base = Layout::classic(format.shape());
                     let layout = apply_fields(base, &String::from_utf8_lossy(&body[end..]))
                         .map_err(|e| error(e.to_string()))?;
-                    let variant = (!layout.is_classic()).then(|| Box::new(Constraints::new(&layout)));
+                    let variant =
+                        (!layout.is_classic()).then(|| Box::new(Constraints::new(&layout)));
                     let mut variant_solver;
                     let solver: &mut dyn Solver = if layout.is_classic() {
                         solvers
@@ -233,19 +234,21 @@ impl Item {
                 if answer == NO_SOLUTION.as_bytes() {
                     return !solvable;
                 }
-                formats[*format].parse(answer).is_ok_and(|solution| match variant {
-                    None => puzzle.is_solved_by(&solution),
-                    // Jigsaw regions replace the boxes: the layout's own
-                    // constraints, and the givens kept.
-                    Some(rules) => {
-                        rules.is_solution(solution.cells())
-                            && puzzle
-                                .cells()
-                                .iter()
-                                .zip(solution.cells())
-                                .all(|(&given, &v)| given == 0 || given == v)
-                    }
-                })
+                formats[*format]
+                    .parse(answer)
+                    .is_ok_and(|solution| match variant {
+                        None => puzzle.is_solved_by(&solution),
+                        // Jigsaw regions replace the boxes: the layout's own
+                        // constraints, and the givens kept.
+                        Some(rules) => {
+                            rules.is_solution(solution.cells())
+                                && puzzle
+                                    .cells()
+                                    .iter()
+                                    .zip(solution.cells())
+                                    .all(|(&given, &v)| given == 0 || given == v)
+                        }
+                    })
             }
             Expect::Slide { board, shortest } => {
                 if answer == UNSOLVABLE.as_bytes() {

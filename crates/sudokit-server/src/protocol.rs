@@ -487,7 +487,11 @@ impl Workspace {
             Ok(layout) => layout,
             Err(error) => return Answer::Bad(error.to_string()),
         };
-        if self.variant.as_ref().is_none_or(|(last, _)| *last != layout) {
+        if self
+            .variant
+            .as_ref()
+            .is_none_or(|(last, _)| *last != layout)
+        {
             let solver = VariantSolver::new(&layout);
             self.variant = Some((layout, solver));
         }
@@ -604,7 +608,10 @@ mod tests {
         // Givens against a diagonal: no solution.
         assert_eq!(reply("1....1.......... variant=x"), "NoSolution\r\n");
         // Other trailing fields are still ignored.
-        assert_eq!(reply("...3..........24 rated 1.2"), reply("...3..........24"));
+        assert_eq!(
+            reply("...3..........24 rated 1.2"),
+            reply("...3..........24")
+        );
     }
 
     #[test]

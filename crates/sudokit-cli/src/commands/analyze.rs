@@ -19,7 +19,10 @@ use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
 use super::progress::{self, with_bar, Meter};
-use super::{push_number, status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs, VariantArgs};
+use super::{
+    push_number, status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs,
+    VariantArgs,
+};
 
 /// Options of `sudokit analyze`.
 #[derive(clap::Args, Debug)]

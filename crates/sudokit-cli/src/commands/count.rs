@@ -19,7 +19,9 @@ use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
 use super::progress::{self, with_bar, Meter};
-use super::{status_word, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs, TIMEOUT_TEXT, VariantArgs};
+use super::{
+    status_word, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs, VariantArgs, TIMEOUT_TEXT,
+};
 
 /// Options of `sudokit count`.
 #[derive(clap::Args, Debug)]
@@ -144,7 +146,9 @@ fn count_exactly(args: &CountArgs, printer: &mut Printer) -> anyhow::Result<()> 
                     }
                     Ok(count(args, puzzle, printer.limit)?)
                 }
-                Ok((puzzle, Some(layout))) => Ok(count_variant(args, puzzle, layout, printer.limit)),
+                Ok((puzzle, Some(layout))) => {
+                    Ok(count_variant(args, puzzle, layout, printer.limit))
+                }
                 Err(error) => Err(locate(name.as_deref(), entry.line, error)),
             };
             printer.answer(entry.id, entry.cells, entry.shape, counted);

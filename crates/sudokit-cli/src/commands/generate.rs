@@ -47,9 +47,7 @@ const FIELDS: [&str; 6] = [
 
 /// The fields of variant puzzles: their layout fields, then the usual ones
 /// (a random fill makes no guesses worth counting).
-const VARIANT_FIELDS: [&str; 6] = [
-    "layout", "solution", "clues", "symmetry", "minimal", "seed",
-];
+const VARIANT_FIELDS: [&str; 6] = ["layout", "solution", "clues", "symmetry", "minimal", "seed"];
 
 /// The fields added with a rating target: the rating, named as `sudokit
 /// rate` names it (its `solved` is left out: every puzzle made is solved),

@@ -58,7 +58,10 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<ExitCode> {
                 Ok(line) => writeln!(stdout, "{line}")?,
                 Err(reason) => {
                     failed = true;
-                    eprintln!("sudokit import: {}", locate(name.as_deref(), number, &reason));
+                    eprintln!(
+                        "sudokit import: {}",
+                        locate(name.as_deref(), number, &reason)
+                    );
                 }
             }
         }

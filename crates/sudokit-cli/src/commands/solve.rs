@@ -15,7 +15,10 @@ use super::input::{analyze_sources, locate, InputArgs, PuzzleLines};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
-use super::{status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs, TIMEOUT_TEXT, VariantArgs};
+use super::{
+    status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs, VariantArgs,
+    TIMEOUT_TEXT,
+};
 
 /// Options of `sudokit solve`.
 #[derive(clap::Args, Debug)]
