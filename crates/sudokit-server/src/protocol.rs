@@ -496,21 +496,9 @@ impl Workspace {
             self.variant = Some((layout, solver));
         }
         let (_, solver) = self.variant.as_mut().expect("set just above");
-        self.solution.resize(givens.len(), 0);
-        let Some(outcome) = solver
-            .solve_until(givens, 1, Some(&mut self.solution), budget)
-            .expect("parse_body yields N² in-range cells, and the buffer has N²")
-        else {
-            return Answer::GaveUp;
-        };
-        if outcome.solutions == 0 {
-            return Answer::Solved(NO_SOLUTION.as_bytes().to_vec());
-        }
         let alphabet = Alphabet::default_for(shape.side())
             .expect("parse_body only accepts sides with default symbols");
-        let mut text = Vec::with_capacity(givens.len());
-        alphabet.write_cells(&self.solution, &mut text);
-        Answer::Solved(text)
+        solve_to_answer(solver, &alphabet, givens, &mut self.solution, budget)
     }
 
     /// Solves a Sudoku within `budget`.
@@ -520,20 +508,39 @@ impl Workspace {
                 .expect("parse_body only accepts sides with default symbols");
             (solver_for(shape), alphabet)
         });
-        self.solution.resize(givens.len(), 0);
-        let Some(outcome) = solver
-            .solve_until(givens, 1, Some(&mut self.solution), budget)
-            .expect("parse_body yields N² in-range cells, and the buffer has N²")
-        else {
-            return Answer::GaveUp;
-        };
-        if outcome.solutions == 0 {
-            return Answer::Solved(NO_SOLUTION.as_bytes().to_vec());
-        }
-        let mut text = Vec::with_capacity(givens.len());
-        alphabet.write_cells(&self.solution, &mut text);
-        Answer::Solved(text)
+        solve_to_answer(
+            solver.as_mut(),
+            alphabet,
+            givens,
+            &mut self.solution,
+            budget,
+        )
     }
+}
+
+/// The answer `solver` gives `givens` within `budget`: the first solution
+/// in `alphabet`'s symbols (found into `solution`), `NoSolution`, or given
+/// up.
+fn solve_to_answer(
+    solver: &mut dyn Solver,
+    alphabet: &Alphabet,
+    givens: &[u8],
+    solution: &mut Vec<u8>,
+    budget: &Budget,
+) -> Answer {
+    solution.resize(givens.len(), 0);
+    let Some(outcome) = solver
+        .solve_until(givens, 1, Some(solution), budget)
+        .expect("parse_body yields N² in-range cells, and the buffer has N²")
+    else {
+        return Answer::GaveUp;
+    };
+    if outcome.solutions == 0 {
+        return Answer::Solved(NO_SOLUTION.as_bytes().to_vec());
+    }
+    let mut text = Vec::with_capacity(givens.len());
+    alphabet.write_cells(solution, &mut text);
+    Answer::Solved(text)
 }
 
 #[cfg(test)]

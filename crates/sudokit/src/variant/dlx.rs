@@ -1023,6 +1023,22 @@ mod tests {
         assert!(unique > 0);
     }
 
+    /// `layout` (16×16) with a cage of the eight cells of `row` that hold
+    /// 1 to 4 and 13 to 16 in `solution`: sum 68, which hundreds of digit
+    /// sets make.
+    fn with_large_cage(layout: Layout, solution: &[u8], row: usize) -> Layout {
+        let cells: Vec<u16> = (row * 16..row * 16 + 16)
+            .filter(|&c| !(5..=12).contains(&solution[c]))
+            .map(|c| c as u16)
+            .collect();
+        layout
+            .with_cage(Cage {
+                sum: Some(68),
+                cells,
+            })
+            .expect("a valid cage")
+    }
+
     #[test]
     fn large_cages_are_checked_by_bounds() {
         // A 16×16 grid with cages of the eight cells of a row holding 1 to 4
@@ -1033,16 +1049,7 @@ mod tests {
             random_solution(&mut VariantSolver::new(&base), &mut rng).expect("16×16 Sudoku exists");
         let mut layout = base;
         for row in 0..8 {
-            let cells: Vec<u16> = (row * 16..row * 16 + 16)
-                .filter(|&c| !(5..=12).contains(&solution[c]))
-                .map(|c| c as u16)
-                .collect();
-            layout = layout
-                .with_cage(Cage {
-                    sum: Some(68),
-                    cells,
-                })
-                .expect("a valid cage");
+            layout = with_large_cage(layout, &solution, row);
         }
         let tables = Constraints::new(&layout);
         assert!(tables
@@ -1063,16 +1070,7 @@ mod tests {
             random_solution(&mut VariantSolver::new(&base), &mut rng).expect("16×16 Sudoku exists");
         let mut layout = base;
         for row in 0..8 {
-            let cells: Vec<u16> = (row * 16..row * 16 + 16)
-                .filter(|&c| !(5..=12).contains(&solution[c]))
-                .map(|c| c as u16)
-                .collect();
-            layout = layout
-                .with_cage(Cage {
-                    sum: Some(68),
-                    cells,
-                })
-                .expect("a valid cage");
+            layout = with_large_cage(layout, &solution, row);
             for first in ((row + 8) * 16..(row + 9) * 16).step_by(2) {
                 let sum = u32::from(solution[first]) + u32::from(solution[first + 1]);
                 layout = layout
