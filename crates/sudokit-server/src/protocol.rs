@@ -376,7 +376,7 @@ impl Parser {
             return Err(error.to_string());
         }
         let rest = &body[end..];
-        if rest.contains(&b'=') && has_layout_fields(&String::from_utf8_lossy(rest)) {
+        if has_layout_fields(rest) {
             out.extend_from_slice(rest);
             return Ok(Parsed::Variant {
                 shape,

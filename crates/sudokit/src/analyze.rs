@@ -318,14 +318,10 @@ impl Engines {
     /// The solver for a line whose text after the cells is `rest`: the
     /// shared one unless `rest` has layout fields.
     fn for_line(&mut self, rest: &[u8]) -> Result<&mut dyn Solver, ParseError> {
-        if !rest.contains(&b'=') {
+        if !has_layout_fields(rest) {
             return Ok(self.base_solver.as_mut());
         }
-        let rest = String::from_utf8_lossy(rest);
-        if !has_layout_fields(&rest) {
-            return Ok(self.base_solver.as_mut());
-        }
-        let layout = apply_fields(self.base.clone(), &rest)?;
+        let layout = apply_fields(self.base.clone(), &String::from_utf8_lossy(rest))?;
         if layout == self.base {
             return Ok(self.base_solver.as_mut());
         }

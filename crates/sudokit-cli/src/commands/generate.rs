@@ -347,6 +347,13 @@ impl Printer<'_> {
         }
     }
 
+    /// Cells in the run's symbols, `.` for blanks.
+    fn cells_text(&self, cells: &[u8]) -> String {
+        let mut text = Vec::with_capacity(cells.len());
+        self.format.alphabet().write_cells(cells, &mut text);
+        String::from_utf8_lossy(&text).into_owned()
+    }
+
     /// Variant puzzle `number`: its line (cells, then layout fields) in
     /// text, else its record, whose `layout` field holds those fields.
     fn write_variant(
@@ -355,29 +362,24 @@ impl Printer<'_> {
         made: &Result<VariantGenerated, VariantGenerateError>,
         out: &mut Vec<u8>,
     ) {
-        let write = |cells: &[u8]| {
-            let mut text = Vec::with_capacity(cells.len());
-            self.format.alphabet().write_cells(cells, &mut text);
-            String::from_utf8_lossy(&text).into_owned()
-        };
         let symmetry = ("symmetry", Value::from(self.args.symmetry.to_string()));
         let seed = ("seed", Value::from(self.seed));
         let mut record = match made {
             Ok(g) => {
                 let layout = layout_fields(g.puzzle.layout());
                 if self.args.output.format == OutputFormat::Text {
-                    out.extend_from_slice(write(g.puzzle.givens().cells()).as_bytes());
+                    out.extend_from_slice(self.cells_text(g.puzzle.givens().cells()).as_bytes());
                     out.extend_from_slice(escape_controls(&layout).as_bytes());
                     out.push(b'\n');
                     return;
                 }
                 Record {
                     number,
-                    puzzle: Some(write(g.puzzle.givens().cells()).into()),
+                    puzzle: Some(self.cells_text(g.puzzle.givens().cells()).into()),
                     status: UNIQUE,
                     fields: vec![
                         ("layout", Value::from(layout.trim_start())),
-                        ("solution", write(g.solution.cells()).into()),
+                        ("solution", self.cells_text(g.solution.cells()).into()),
                         ("clues", Value::from(g.puzzle.givens().clue_count())),
                         symmetry,
                         ("minimal", Value::from(self.args.symmetry == Symmetry::None)),
@@ -410,13 +412,8 @@ impl Printer<'_> {
         let seed = ("seed", Value::from(self.seed));
         let mut record = match made {
             Ok(g) => {
-                let write = |cells: &[u8]| {
-                    let mut text = Vec::with_capacity(cells.len());
-                    self.format.alphabet().write_cells(cells, &mut text);
-                    String::from_utf8_lossy(&text).into_owned()
-                };
                 let mut fields = vec![
-                    ("solution", write(g.solution.cells()).into()),
+                    ("solution", self.cells_text(g.solution.cells()).into()),
                     ("clues", Value::from(g.clues)),
                     symmetry,
                     ("minimal", Value::from(g.minimal)),
@@ -433,7 +430,7 @@ impl Printer<'_> {
                 }
                 Record {
                     number,
-                    puzzle: Some(write(g.puzzle.cells()).into()),
+                    puzzle: Some(self.cells_text(g.puzzle.cells()).into()),
                     status: UNIQUE,
                     fields,
                     ..Record::default()

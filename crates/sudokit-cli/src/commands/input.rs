@@ -317,7 +317,7 @@ impl PuzzleLines {
             }
         }
         let format = self.format.as_ref().expect("settled above");
-        let puzzle = if !self.variants && has_layout_fields(&String::from_utf8_lossy(rest)) {
+        let puzzle = if !self.variants && has_layout_fields(rest) {
             Err(ParseError::Layout(LayoutError::Syntax(
                 "this command reads plain Sudoku only; variant layouts (regions=, variant=, \
                  cage=, group=) are read by analyze, solve, count and serve"

@@ -18,6 +18,7 @@ use super::tables::Constraints;
 use super::Layout;
 use crate::budget::Budget;
 use crate::grid::{InputError, Shape};
+use crate::solver::general::next_random;
 use crate::solver::raw::RawSolver;
 use crate::solver::{check_input, Outcome, Solver};
 
@@ -538,15 +539,6 @@ impl State {
             .collect();
         t.is_solution(&grid)
     }
-}
-
-/// The next number of a SplitMix64 sequence.
-fn next_random(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The digits of decided candidate sets.

@@ -18,10 +18,14 @@ use crate::parse::DEFAULT_SYMBOLS;
 /// The keys of the fields that describe a layout.
 const KEYS: [&str; 4] = ["regions=", "variant=", "cage=", "group="];
 
-/// Whether `rest` (the text after a line's cells) has any layout field.
-pub fn has_layout_fields(rest: &str) -> bool {
-    // Any text: a field of non-ASCII characters is simply no layout field.
-    fields(rest).any(|f| KEYS.iter().any(|k| starts_with_key(f, k)))
+/// Whether `rest` (the bytes after a line's cells) has any layout field.
+/// Every key ends in `=`, so text without one (most trailing fields, a
+/// rating or a name) is settled by one byte scan. Bytes that are not UTF-8
+/// are no layout field.
+pub fn has_layout_fields(rest: &[u8]) -> bool {
+    rest.contains(&b'=')
+        && fields(&String::from_utf8_lossy(rest))
+            .any(|f| KEYS.iter().any(|k| starts_with_key(f, k)))
 }
 
 fn fields(rest: &str) -> impl Iterator<Item = &str> {

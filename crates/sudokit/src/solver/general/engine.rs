@@ -752,7 +752,7 @@ fn seed_of(givens: &[u8]) -> u64 {
 }
 
 /// The next number of a SplitMix64 sequence.
-fn next_random(state: &mut u64) -> u64 {
+pub(crate) fn next_random(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -8,6 +8,7 @@
 mod engine;
 mod mask;
 
+pub(crate) use self::engine::next_random;
 pub use self::engine::RESTART_LIMIT;
 use self::engine::{Engine, Step};
 use self::mask::Mask;
