@@ -1,18 +1,22 @@
 //! The loop of the commands that take the logic engine through each puzzle
 //! line (`rate`, `hint`, `explain`): lines are read in batches, each batch is
 //! worked on every core (`--threads`), and the answers print in input
-//! order, a batch at a time.
+//! order, a batch at a time. Lines may carry a variant layout (and
+//! `--variant` adds rules to every line): those go to the variant logic
+//! engine.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 use rayon::prelude::*;
 use sudokit::grid::Shape;
+use sudokit::logic::TechniqueSet;
+use sudokit::variant::{Layout, VariantLogic};
 use sudokit::Puzzle;
 
 use super::input::{locate, InputArgs, PuzzleLines};
 use super::output::{OutputArgs, Record};
-use super::{FormatArgs, LineArgs, TechniqueArgs, ThreadArgs};
+use super::{FormatArgs, LineArgs, TechniqueArgs, ThreadArgs, VariantArgs};
 
 /// Lines worked on together before their answers print.
 const BATCH_LINES: usize = 256;
@@ -28,7 +32,25 @@ pub struct Line {
     /// Its source's box shape, once known.
     pub shape: Option<Shape>,
     /// Its puzzle, or where and why it is invalid.
-    pub puzzle: Result<Puzzle, String>,
+    pub puzzle: Result<Job, String>,
+}
+
+/// A valid puzzle line's work: the givens, and the variant layout when the
+/// line (or `--variant`) has one.
+pub struct Job {
+    /// The givens.
+    pub puzzle: Puzzle,
+    /// The layout; `None` for plain Sudoku.
+    pub layout: Option<Layout>,
+}
+
+impl Job {
+    /// The variant logic engine for this job's layout with the techniques
+    /// of `set`; `None` for plain Sudoku (the plain engine's job).
+    pub fn variant_logic(&self, set: &TechniqueSet) -> Option<VariantLogic> {
+        let layout = self.layout.as_ref()?;
+        Some(VariantLogic::new(layout).with_techniques(set))
+    }
 }
 
 impl Line {
@@ -62,6 +84,8 @@ pub struct BatchArgs {
     pub output: OutputArgs,
     #[command(flatten)]
     pub techniques: TechniqueArgs,
+    #[command(flatten)]
+    pub variant: VariantArgs,
 }
 
 /// Reads every puzzle line of the input, runs `work` on each valid puzzle
@@ -73,7 +97,7 @@ pub struct BatchArgs {
 pub fn each_line<T: Send>(
     reading: &BatchArgs,
     header: &[u8],
-    work: impl Fn(&Puzzle) -> T + Sync,
+    work: impl Fn(&Job) -> T + Sync,
     mut answer: impl FnMut(&Line, Result<T, &str>, &mut Vec<u8>) -> bool,
 ) -> anyhow::Result<ExitCode> {
     reading.threads.install()?;
@@ -99,17 +123,26 @@ pub fn each_line<T: Send>(
     };
     for source in sources {
         let shown = several.then(|| source.name.clone());
-        let mut puzzles = PuzzleLines::new(source, &spec, reading.lines.max_line)?;
+        let mut puzzles = PuzzleLines::new(source, &spec, reading.lines.max_line)?.with_variants();
         while let Some(entry) = puzzles.next_entry()? {
             number += 1;
+            let job = entry
+                .puzzle
+                .as_ref()
+                .map_err(Clone::clone)
+                .and_then(|puzzle| {
+                    let layout = entry.layout(puzzle, reading.variant.variant)?;
+                    Ok(Job {
+                        puzzle: puzzle.clone(),
+                        layout,
+                    })
+                });
             batch.push(Line {
                 number,
                 id: entry.id.map(str::to_string),
                 cells: String::from_utf8_lossy(entry.cells).into_owned(),
                 shape: entry.shape,
-                puzzle: entry
-                    .puzzle
-                    .map_err(|error| locate(shown.as_deref(), entry.line, &error)),
+                puzzle: job.map_err(|error| locate(shown.as_deref(), entry.line, &error)),
             });
             if batch.len() == BATCH_LINES {
                 flush(&mut batch, &mut failed)?;

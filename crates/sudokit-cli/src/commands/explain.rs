@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 
 use serde_json::{json, Value};
-use sudokit::logic::{Candidates, LogicError, Solver, Step, TechniqueSet};
+use sudokit::logic::{LogicError, Solver, Step, TechniqueSet};
 use sudokit::solver::Status;
 
 use super::batch::{each_line, BatchArgs};
@@ -61,19 +61,38 @@ pub fn refusal(error: &LogicError) -> (&'static str, String) {
 
 /// Runs `sudokit explain`.
 pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
-    let solver = Solver::new(args.batch.techniques.set(TechniqueSet::Human));
+    let set = args.batch.techniques.set(TechniqueSet::Human);
+    let solver = Solver::new(set.clone());
     let format = args.batch.output.format;
     let pencil = args.pretty && format == OutputFormat::Text;
     each_line(
         &args.batch,
         &[],
-        |puzzle| {
+        |job| {
             let mut steps = Vec::new();
-            solver
-                .walk(puzzle, &args.timeout.budget(), |grid, step| {
-                    steps.push((pencil.then(|| grid.to_string()), step.clone()))
-                })
-                .map(|end| (steps, end))
+            let budget = args.timeout.budget();
+            let mut visit = |marks: &dyn Fn() -> String, step: &Step| {
+                steps.push((pencil.then(marks), step.clone()))
+            };
+            let end = match job.variant_logic(&set) {
+                Some(logic) => logic
+                    .walk(&job.puzzle, &budget, |grid, step| {
+                        visit(&|| grid.to_string(), step)
+                    })
+                    .map(|end| Ending {
+                        grid: end.to_puzzle().to_string(),
+                        solved: end.is_solved(),
+                    }),
+                None => solver
+                    .walk(&job.puzzle, &budget, |grid, step| {
+                        visit(&|| grid.to_string(), step)
+                    })
+                    .map(|end| Ending {
+                        grid: end.to_puzzle().to_string(),
+                        solved: end.is_solved(),
+                    }),
+            };
+            end.map(|end| (steps, end))
         },
         |line, path, out| {
             let record = line.record();
@@ -84,7 +103,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
                 }
                 Ok(Ok((steps, end))) => {
                     write_path(format, record, &steps, &end, out);
-                    !end.is_solved()
+                    !end.solved
                 }
                 Ok(Err(error)) => {
                     let (status, why) = refusal(&error);
@@ -94,6 +113,12 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
             }
         },
     )
+}
+
+/// Where the steps of a puzzle lead: the grid reached, and whether it is full.
+struct Ending {
+    grid: String,
+    solved: bool,
 }
 
 /// Writes a puzzle that could not be explained.
@@ -133,11 +158,11 @@ fn write_path(
     format: OutputFormat,
     mut record: Record<'_>,
     steps: &[(Option<String>, Step)],
-    end: &Candidates,
+    end: &Ending,
     out: &mut Vec<u8>,
 ) {
-    let grid = end.to_puzzle().to_string();
-    let status = if end.is_solved() { "solved" } else { "stuck" };
+    let grid = &end.grid;
+    let status = if end.solved { "solved" } else { "stuck" };
     if format == OutputFormat::Text {
         for (index, (marks, step)) in steps.iter().enumerate() {
             if let Some(marks) = marks {
@@ -163,7 +188,7 @@ fn write_path(
             "steps",
             Value::Array(steps.iter().map(|(_, s)| step_json(s)).collect()),
         ),
-        ("grid", Value::String(grid)),
+        ("grid", Value::String(grid.clone())),
         ("hardest", json!(hardest.as_f64())),
     ];
     write_record(format, &record, out);

@@ -22,12 +22,16 @@ const NO_HINT: &str = "No step found";
 
 /// Runs `sudokit hint`.
 pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
-    let solver = Solver::new(args.batch.techniques.set(TechniqueSet::Human));
+    let set = args.batch.techniques.set(TechniqueSet::Human);
+    let solver = Solver::new(set.clone());
     let format = args.batch.output.format;
     each_line(
         &args.batch,
         &[],
-        |puzzle| solver.hint(puzzle),
+        |job| match job.variant_logic(&set) {
+            Some(logic) => logic.hint(&job.puzzle),
+            None => solver.hint(&job.puzzle),
+        },
         |line, hint, out| {
             let mut record = line.record();
             let (status, text) = match hint {

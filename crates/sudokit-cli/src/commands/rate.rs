@@ -30,7 +30,8 @@ pub struct RateArgs {
 
 /// Runs `sudokit rate`.
 pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
-    let solver = Solver::new(args.batch.techniques.set(TechniqueSet::Explainer));
+    let set = args.batch.techniques.set(TechniqueSet::Explainer);
+    let solver = Solver::new(set.clone());
     let columns = csv_columns(&FIELDS);
     let format = args.batch.output.format;
     let mut header = Vec::new();
@@ -40,7 +41,10 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
     each_line(
         &args.batch,
         &header,
-        |puzzle| solver.rate_within(puzzle, &args.timeout.budget()),
+        |job| match job.variant_logic(&set) {
+            Some(logic) => logic.rate_within(&job.puzzle, &args.timeout.budget()),
+            None => solver.rate_within(&job.puzzle, &args.timeout.budget()),
+        },
         |line, rating, out| answer(line, rating, format, &columns, out),
     )
 }

@@ -18,7 +18,7 @@ impl Technique {
         let tenths = match self {
             Technique::HiddenSingle => 10,
             Technique::DirectPointing => 17,
-            Technique::DirectHiddenPair => 20,
+            Technique::DirectHiddenPair | Technique::Cage => 20,
             Technique::NakedSingle => 23,
             Technique::DirectHiddenTriple => 25,
             Technique::Intersection => 26,
@@ -51,6 +51,7 @@ impl Technique {
             Technique::EmptyRectangle => return EMPTY_RECTANGLE,
             Technique::SimpleColoring => return COLOR_TRAP,
             Technique::Aic => return CHAIN,
+            Technique::Leftovers => 28,
         };
         Difficulty(tenths)
     }

@@ -31,7 +31,7 @@ mod fish;
 mod floor;
 mod forcing;
 mod intersections;
-mod pencil;
+pub(crate) mod pencil;
 mod puzzle;
 mod rate;
 mod reach;
@@ -45,7 +45,10 @@ mod uniqueness;
 mod wings;
 
 pub use candidates::{Candidates, Contradiction};
+pub(crate) use rate::RatingTally;
 pub use rate::{LogicError, Rating, Solver, TechniqueSet};
+pub(crate) use single_digit::chain_difficulty;
+pub(crate) use step::cell_list;
 pub use step::{cell_name, unit_name, Candidate, Difficulty, DifficultyError, Step};
 
 use std::ops::ControlFlow;
@@ -136,11 +139,18 @@ pub enum Technique {
     SimpleColoring,
     /// Alternating inference chains (X-chains, XY-chains, AIC) in players' notation.
     Aic,
+    /// Killer cages: the digit sets a cage's sum allows, and the law of
+    /// leftovers (variants only: plain Sudoku has no cages).
+    Cage,
+    /// The law of leftovers between lines and irregular regions: `k` rows
+    /// hold each digit `k` times, as do `k` regions, so the cells of one
+    /// outside the other hold the same digits (variants only).
+    Leftovers,
 }
 
 impl Technique {
     /// Every technique: Sudoku Explainer's in SE's order, then the others.
-    pub const ALL: [Technique; 37] = [
+    pub const ALL: [Technique; 39] = [
         Technique::HiddenSingle,
         Technique::DirectPointing,
         Technique::DirectHiddenPair,
@@ -178,6 +188,8 @@ impl Technique {
         Technique::WWing,
         Technique::SimpleColoring,
         Technique::Aic,
+        Technique::Cage,
+        Technique::Leftovers,
     ];
 
     /// Sudoku Explainer's producers in the order SE tries them.
@@ -320,6 +332,10 @@ impl Technique {
             Technique::WWing => wings::w(grid, sink),
             Technique::SimpleColoring => coloring::simple(grid, sink),
             Technique::Aic => aic::find(grid, sink),
+            // A plain grid has no cage, and on boxes the intersections and
+            // subsets do the leftovers' work: these two find steps in the
+            // variant logic engine (`crate::variant::VariantLogic`).
+            Technique::Cage | Technique::Leftovers => ControlFlow::Continue(()),
         }
     }
 
@@ -363,6 +379,8 @@ impl Technique {
             Technique::WWing => "w-wing",
             Technique::SimpleColoring => "simple-coloring",
             Technique::Aic => "aic",
+            Technique::Cage => "cage",
+            Technique::Leftovers => "leftovers",
         }
     }
 }

@@ -48,7 +48,7 @@ pub enum LogicError {
 }
 
 /// A puzzle's rating on Sudoku Explainer's scale.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Rating {
     /// ER: the hardest step's difficulty.
     pub er: Difficulty,
@@ -182,31 +182,42 @@ impl Solver {
     /// The rating of `puzzle`, or [`LogicError::Timeout`] when `budget` runs
     /// out first.
     pub fn rate_within(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Rating, LogicError> {
-        let mut rating = Rating {
-            er: Difficulty::default(),
-            ep: Difficulty::default(),
-            ed: Difficulty::default(),
-            solved: false,
-            steps: 0,
-            hardest: None,
-        };
-        let mut placed_yet = false;
-        let grid = self.walk(puzzle, budget, |_, step| {
-            if rating.steps == 0 {
-                rating.ed = step.difficulty;
-            }
-            rating.steps += 1;
-            if step.difficulty > rating.er || rating.hardest.is_none() {
-                rating.er = rating.er.max(step.difficulty);
-                rating.hardest = Some(step.name.clone());
-            }
-            if !placed_yet {
-                rating.ep = rating.er;
-                placed_yet = step.places();
-            }
-        })?;
-        rating.solved = grid.is_solved();
-        Ok(rating)
+        let mut tally = RatingTally::default();
+        let grid = self.walk(puzzle, budget, |_, step| tally.record(step))?;
+        Ok(tally.finish(grid.is_solved()))
+    }
+}
+
+/// A [`Rating`] in the making, step by step (the variant logic engine
+/// rates the same way).
+#[derive(Default)]
+pub(crate) struct RatingTally {
+    rating: Rating,
+    placed_yet: bool,
+}
+
+impl RatingTally {
+    /// Counts `step`, the next step taken.
+    pub(crate) fn record(&mut self, step: &Step) {
+        let rating = &mut self.rating;
+        if rating.steps == 0 {
+            rating.ed = step.difficulty;
+        }
+        rating.steps += 1;
+        if step.difficulty > rating.er || rating.hardest.is_none() {
+            rating.er = rating.er.max(step.difficulty);
+            rating.hardest = Some(step.name.clone());
+        }
+        if !self.placed_yet {
+            rating.ep = rating.er;
+            self.placed_yet = step.places();
+        }
+    }
+
+    /// The rating, once the steps end (`solved` when the grid is full).
+    pub(crate) fn finish(mut self, solved: bool) -> Rating {
+        self.rating.solved = solved;
+        self.rating
     }
 }
 

@@ -37,7 +37,7 @@ pub(super) const CHAIN: Difficulty = Difficulty(66);
 /// (`Chaining.getLengthDifficulty`): 0.1 for each ceiling of the series 4,
 /// 6, 8, 12, 16, 24, 32, 48, 64, … (alternately ×3/2 and ×4/3) that the
 /// number of links exceeds.
-pub(super) fn chain_difficulty(links: usize) -> Difficulty {
+pub(crate) fn chain_difficulty(links: usize) -> Difficulty {
     let mut tenths = CHAIN.0;
     let mut ceiling = 4;
     let mut odd = false;

@@ -30,6 +30,7 @@ mod engine;
 pub mod fpuzzles;
 pub mod generate;
 mod layout;
+pub mod logic;
 mod tables;
 pub mod text;
 
@@ -38,7 +39,8 @@ pub use self::engine::VariantSolver;
 pub use self::layout::{
     Cage, Layout, LayoutError, Rule, Rules, UnknownRule, MAX_CAGE_COMBINATIONS,
 };
-pub use self::tables::{CageTable, Constraints, Overlap};
+pub use self::logic::{VariantGrid, VariantLogic, VARIANT_TECHNIQUES};
+pub use self::tables::{CageTable, Constraints, HouseKind, Overlap};
 
 use std::fmt;
 use std::str::FromStr;

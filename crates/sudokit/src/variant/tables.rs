@@ -17,6 +17,8 @@ pub struct Constraints {
     /// `house_cells[house_start[h]..house_start[h + 1]]`.
     house_cells: Vec<u16>,
     house_start: Vec<u32>,
+    /// What each house is, to name it in explanations.
+    kinds: Vec<HouseKind>,
     /// Houses `0..complete` have `N` cells.
     complete: usize,
     /// Houses of each cell, CSR like the houses.
@@ -56,6 +58,71 @@ pub struct CageTable {
     /// Every set of distinct digits (bit `d − 1` for digit `d`) of the
     /// cage's size making its sum.
     pub combos: Vec<u64>,
+    /// For a house's leftover ([`Constraints::sums`]), that house; `None`
+    /// for a cage.
+    pub leftover_of: Option<u32>,
+}
+
+/// What a house is: how explanations name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HouseKind {
+    /// Row `r` (0-based).
+    Row(u16),
+    /// Column `c` (0-based).
+    Column(u16),
+    /// Box `b` of a rectangular-box grid (0-based, row-major).
+    Box(u16),
+    /// Region `r` of a jigsaw map (its symbol's index).
+    Region(u16),
+    /// The main diagonal (top left to bottom right).
+    Diagonal,
+    /// The anti-diagonal (top right to bottom left).
+    AntiDiagonal,
+    /// Windoku window `w` (0-based, row-major).
+    Window(u16),
+    /// Disjoint group `g`: the cells at position `g` of their boxes.
+    Disjoint(u16),
+    /// Extra group `g` (0-based, in the order of the layout).
+    Group(u16),
+    /// A cage, named by its first cell (row-major), with its sum if any.
+    Cage {
+        /// Its first cell.
+        first: u16,
+        /// Its sum.
+        sum: Option<u32>,
+    },
+}
+
+impl HouseKind {
+    /// The house's name in an explanation: `row 3`, `region 2`, `the
+    /// main diagonal`, `cage 15 at r1c1`.
+    pub fn name(self, side: usize) -> String {
+        let one = |i: u16| usize::from(i) + 1;
+        match self {
+            HouseKind::Row(r) => format!("row {}", one(r)),
+            HouseKind::Column(c) => format!("column {}", one(c)),
+            HouseKind::Box(b) => format!("box {}", one(b)),
+            HouseKind::Region(r) => format!("region {}", one(r)),
+            HouseKind::Diagonal => "the main diagonal".to_string(),
+            HouseKind::AntiDiagonal => "the anti-diagonal".to_string(),
+            HouseKind::Window(w) => format!("window {}", one(w)),
+            HouseKind::Disjoint(g) => format!("disjoint group {}", one(g)),
+            HouseKind::Group(g) => format!("group {}", one(g)),
+            HouseKind::Cage { first, sum } => {
+                let at = crate::logic::cell_name(side, usize::from(first));
+                match sum {
+                    Some(sum) => format!("cage {sum} at {at}"),
+                    None => format!("cage at {at}"),
+                }
+            }
+        }
+    }
+
+    /// Whether the house is a row or a column (Sudoku Explainer rates
+    /// hidden singles and intersections from lines above those from boxes).
+    pub fn is_line(self) -> bool {
+        matches!(self, HouseKind::Row(_) | HouseKind::Column(_))
+    }
 }
 
 /// Two complete houses `a` and `b` that share cells: a digit whose places in
@@ -80,34 +147,55 @@ impl Constraints {
         let n = layout.side();
         let shape = layout.shape();
         let cells = n * n;
-        let mut complete_houses: Vec<Vec<u16>> = Vec::new();
-        let mut partial_houses: Vec<Vec<u16>> = Vec::new();
+        let mut complete_houses: Vec<(Vec<u16>, HouseKind)> = Vec::new();
+        let mut partial_houses: Vec<(Vec<u16>, HouseKind)> = Vec::new();
         let cell = |r: usize, c: usize| (r * n + c) as u16;
         for r in 0..n {
-            complete_houses.push((0..n).map(|c| cell(r, c)).collect());
+            complete_houses.push((
+                (0..n).map(|c| cell(r, c)).collect(),
+                HouseKind::Row(r as u16),
+            ));
         }
         for c in 0..n {
-            complete_houses.push((0..n).map(|r| cell(r, c)).collect());
+            complete_houses.push((
+                (0..n).map(|r| cell(r, c)).collect(),
+                HouseKind::Column(c as u16),
+            ));
         }
         let mut regions = vec![Vec::new(); n];
         for i in 0..cells {
             regions[layout.region_of(i)].push(i as u16);
         }
-        complete_houses.extend(regions);
+        let region_kind = |r: usize| match layout.is_jigsaw() {
+            true => HouseKind::Region(r as u16),
+            false => HouseKind::Box(r as u16),
+        };
+        complete_houses.extend(
+            regions
+                .into_iter()
+                .enumerate()
+                .map(|(r, members)| (members, region_kind(r))),
+        );
         let rules = layout.rules();
         if rules.contains(Rule::Diagonals) {
-            complete_houses.push((0..n).map(|i| cell(i, i)).collect());
-            complete_houses.push((0..n).map(|i| cell(i, n - 1 - i)).collect());
+            complete_houses.push(((0..n).map(|i| cell(i, i)).collect(), HouseKind::Diagonal));
+            complete_houses.push((
+                (0..n).map(|i| cell(i, n - 1 - i)).collect(),
+                HouseKind::AntiDiagonal,
+            ));
         }
         let (rows, cols) = (shape.box_rows(), shape.box_cols());
         if rules.contains(Rule::Windoku) {
+            let mut windows = 0u16;
             for top in (1..).step_by(rows + 1).take_while(|t| t + rows <= n) {
                 for left in (1..).step_by(cols + 1).take_while(|l| l + cols <= n) {
                     let window = (0..rows)
                         .flat_map(|dr| (0..cols).map(move |dc| (top + dr) * n + left + dc))
                         .map(|i| i as u16)
                         .collect();
-                    complete_houses.push(window);
+                    let kind = HouseKind::Window(windows);
+                    windows += 1;
+                    complete_houses.push((window, kind));
                 }
             }
         }
@@ -117,15 +205,21 @@ impl Constraints {
                 let (r, c) = (i / n, i % n);
                 groups[(r % rows) * cols + c % cols].push(i as u16);
             }
-            complete_houses.extend(groups);
+            complete_houses.extend(
+                groups
+                    .into_iter()
+                    .enumerate()
+                    .map(|(g, members)| (members, HouseKind::Disjoint(g as u16))),
+            );
         }
-        for group in layout.groups() {
+        for (g, group) in layout.groups().iter().enumerate() {
             let mut group = group.clone();
             group.sort_unstable();
+            let kind = HouseKind::Group(g as u16);
             if group.len() == n {
-                complete_houses.push(group);
+                complete_houses.push((group, kind));
             } else {
-                partial_houses.push(group);
+                partial_houses.push((group, kind));
             }
         }
         let mut cage_tables = Vec::new();
@@ -141,20 +235,26 @@ impl Constraints {
                     cells: members.clone(),
                     sum,
                     combos: sum_combinations(n, members.len(), sum, MAX_CAGE_COMBINATIONS),
+                    leftover_of: None,
                 });
             }
+            let kind = HouseKind::Cage {
+                first: members[0],
+                sum: cage.sum,
+            };
             if members.len() == n {
-                complete_houses.push(members);
+                complete_houses.push((members, kind));
             } else if members.len() > 1 {
-                partial_houses.push(members);
+                partial_houses.push((members, kind));
             }
         }
         // The same group twice (a cage that is a row, say) is one house.
         let mut seen = std::collections::HashSet::new();
-        complete_houses.retain(|h| seen.insert(h.clone()));
-        partial_houses.retain(|h| seen.insert(h.clone()));
+        complete_houses.retain(|(h, _)| seen.insert(h.clone()));
+        partial_houses.retain(|(h, _)| seen.insert(h.clone()));
         let complete = complete_houses.len();
-        let houses: Vec<Vec<u16>> = complete_houses.into_iter().chain(partial_houses).collect();
+        let (houses, kinds): (Vec<Vec<u16>>, Vec<HouseKind>) =
+            complete_houses.into_iter().chain(partial_houses).unzip();
 
         let mut of_cell: Vec<Vec<u32>> = vec![Vec::new(); cells];
         for (h, members) in houses.iter().enumerate() {
@@ -253,6 +353,7 @@ impl Constraints {
             side: n,
             house_cells,
             house_start,
+            kinds,
             complete,
             cell_houses,
             cell_house_start,
@@ -292,6 +393,16 @@ impl Constraints {
     /// The cells of house `h`.
     pub fn house(&self, h: usize) -> &[u16] {
         &self.house_cells[self.house_start[h] as usize..self.house_start[h + 1] as usize]
+    }
+
+    /// What house `h` is.
+    pub fn kind(&self, h: usize) -> HouseKind {
+        self.kinds[h]
+    }
+
+    /// House `h`'s name in an explanation ([`HouseKind::name`]).
+    pub fn house_name(&self, h: usize) -> String {
+        self.kinds[h].name(self.side)
     }
 
     /// The houses of `cell`.
@@ -359,7 +470,7 @@ impl Constraints {
 fn with_leftovers(cages: &[CageTable], complete: &[Vec<u16>], n: usize) -> Vec<CageTable> {
     let mut sums = cages.to_vec();
     let total = (n * (n + 1) / 2) as u32;
-    for house in complete {
+    for (h, house) in complete.iter().enumerate() {
         let held: Vec<&CageTable> = cages
             .iter()
             .filter(|cage| cage.cells.iter().all(|c| house.contains(c)))
@@ -383,6 +494,7 @@ fn with_leftovers(cages: &[CageTable], complete: &[Vec<u16>], n: usize) -> Vec<C
                 cells: left,
                 sum,
                 combos,
+                leftover_of: Some(h as u32),
             });
         }
     }
