@@ -320,7 +320,7 @@ impl PuzzleLines {
         let puzzle = if !self.variants && has_layout_fields(rest) {
             Err(ParseError::Layout(LayoutError::Syntax(
                 "this command reads plain Sudoku only; variant layouts (regions=, variant=, \
-                 cage=, group=) are read by analyze, solve, count and serve"
+                 cage=, group=) are read by analyze, solve, count, rate, hint, explain and serve"
                     .to_string(),
             )))
         } else {
