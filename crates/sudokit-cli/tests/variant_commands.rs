@@ -197,17 +197,15 @@ fn f_puzzles_links_are_imported_and_read_as_operands() {
 }
 
 #[test]
-fn commands_for_plain_sudoku_refuse_layout_lines() {
-    for command in ["canon"] {
-        let line = "..6.........5....1.......7.....4...7..1......8...3.....8....9.39.42.............. regions=111112222111333422133333442556663442557666642577668844577788849577789999558889999\n";
-        let out = run(&[command], line.as_bytes());
-        assert_eq!(out.status.code(), Some(1), "{command}");
-        assert!(
-            stdout(&out).contains("reads plain Sudoku only"),
-            "{command}: {}",
-            stdout(&out)
-        );
-    }
+fn canon_refuses_layout_lines() {
+    let line = format!("{JIGSAW}\n");
+    let out = run(&["canon"], line.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("reads plain Sudoku only"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 /// A jigsaw from janko.at (Chaos Sudoku 108, in the test data of
