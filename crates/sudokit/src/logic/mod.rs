@@ -45,7 +45,7 @@ mod uniqueness;
 mod wings;
 
 pub use candidates::{Candidates, Contradiction};
-pub(crate) use rate::RatingTally;
+pub(crate) use rate::{walk_grid, RatingTally, StepGrid};
 pub use rate::{LogicError, Rating, Solver, TechniqueSet};
 pub(crate) use single_digit::chain_difficulty;
 pub(crate) use step::cell_list;

@@ -146,24 +146,10 @@ impl Solver {
         &self,
         puzzle: &Puzzle,
         budget: &Budget,
-        mut visit: impl FnMut(&Candidates, &Step),
+        visit: impl FnMut(&Candidates, &Step),
     ) -> Result<Candidates, LogicError> {
-        let mut grid = checked_grid(puzzle)?;
-        while !grid.is_solved() {
-            let step = self.next_step_within(&grid, budget);
-            // A search cut short may have missed the step SE would take
-            // (one clock read per step: the searches that can run long
-            // check the budget themselves).
-            if budget.is_spent() {
-                return Err(LogicError::Timeout);
-            }
-            let Some(step) = step else {
-                break;
-            };
-            visit(&grid, &step);
-            grid.apply(&step);
-        }
-        Ok(grid)
+        let grid = checked_grid(puzzle)?;
+        walk_grid(grid, budget, |g| self.next_step_within(g, budget), visit)
     }
 
     /// The steps of a whole logical solution of `puzzle`, and the grid they
@@ -186,6 +172,51 @@ impl Solver {
         let grid = self.walk(puzzle, budget, |_, step| tally.record(step))?;
         Ok(tally.finish(grid.is_solved()))
     }
+}
+
+/// A grid the logic engines take step by step: the plain [`Candidates`]
+/// and the variants' grid.
+pub(crate) trait StepGrid {
+    /// Whether every cell has a value.
+    fn is_solved(&self) -> bool;
+    /// Applies a step: its placements, then its eliminations.
+    fn apply(&mut self, step: &Step);
+}
+
+impl StepGrid for Candidates {
+    fn is_solved(&self) -> bool {
+        Candidates::is_solved(self)
+    }
+
+    fn apply(&mut self, step: &Step) {
+        Candidates::apply(self, step);
+    }
+}
+
+/// Takes `grid` one step at a time (`next`) until it is solved or no step
+/// is found, handing each step to `visit` with the grid it applies to;
+/// [`LogicError::Timeout`] when `budget` runs out.
+pub(crate) fn walk_grid<G: StepGrid>(
+    mut grid: G,
+    budget: &Budget,
+    next: impl Fn(&G) -> Option<Step>,
+    mut visit: impl FnMut(&G, &Step),
+) -> Result<G, LogicError> {
+    while !grid.is_solved() {
+        let step = next(&grid);
+        // A search cut short may have missed the step SE would take
+        // (one clock read per step: the searches that can run long
+        // check the budget themselves).
+        if budget.is_spent() {
+            return Err(LogicError::Timeout);
+        }
+        let Some(step) = step else {
+            break;
+        };
+        visit(&grid, &step);
+        grid.apply(&step);
+    }
+    Ok(grid)
 }
 
 /// A [`Rating`] in the making, step by step (the variant logic engine

@@ -170,6 +170,16 @@ impl VariantGrid {
     }
 }
 
+impl crate::logic::StepGrid for VariantGrid {
+    fn is_solved(&self) -> bool {
+        VariantGrid::is_solved(self)
+    }
+
+    fn apply(&mut self, step: &Step) {
+        VariantGrid::apply(self, step);
+    }
+}
+
 /// The pencil marks with the default symbols (1–9, then A–Z, a–z).
 impl fmt::Display for VariantGrid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -64,7 +64,7 @@ use super::{solver_for_layout, Constraints, HouseKind, Layout};
 use crate::budget::Budget;
 use crate::grid::Puzzle;
 use crate::logic::{
-    Difficulty, LogicError, Rating, RatingTally, Sink, Step, Technique, TechniqueSet,
+    walk_grid, Difficulty, LogicError, Rating, RatingTally, Sink, Step, Technique, TechniqueSet,
 };
 use crate::solver::Status;
 
@@ -212,21 +212,10 @@ impl VariantLogic {
         &self,
         givens: &Puzzle,
         budget: &Budget,
-        mut visit: impl FnMut(&VariantGrid, &Step),
+        visit: impl FnMut(&VariantGrid, &Step),
     ) -> Result<VariantGrid, LogicError> {
-        let mut grid = self.grid(givens)?;
-        while !grid.is_solved() {
-            let step = self.next_step(&grid, budget);
-            if budget.is_spent() {
-                return Err(LogicError::Timeout);
-            }
-            let Some(step) = step else {
-                break;
-            };
-            visit(&grid, &step);
-            grid.apply(&step);
-        }
-        Ok(grid)
+        let grid = self.grid(givens)?;
+        walk_grid(grid, budget, |g| self.next_step(g, budget), visit)
     }
 
     /// The steps of a whole logical solution of `givens`, and the grid they
