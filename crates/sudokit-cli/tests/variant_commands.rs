@@ -237,6 +237,11 @@ fn rate_hint_and_explain_work_on_variants() {
     let solution = run(&["solve"], format!("{JIGSAW}\n").as_bytes());
     let solution = stdout(&solution).trim().to_string();
     assert_solves(JIGSAW, &solution);
+    // Drawn, a jigsaw's grid has no box lines: its regions are not boxes.
+    let drawn = run(&["solve", "--pretty"], format!("{JIGSAW}\n").as_bytes());
+    let drawn = stdout(&drawn);
+    assert_eq!(drawn.replace([' ', '\n'], ""), solution, "{drawn}");
+    assert_eq!(drawn.lines().count(), 9, "{drawn}");
     let hint = run(
         &["hint", "--format", "jsonl"],
         format!("{JIGSAW}\n").as_bytes(),

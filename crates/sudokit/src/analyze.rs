@@ -102,6 +102,9 @@ pub struct Analysis {
     /// When asked and a solution exists: the first one found (`N²` digits;
     /// the only one when the status is unique).
     pub solution: Option<Vec<u8>>,
+    /// Whether the line's regions are a jigsaw's rather than the shape's
+    /// boxes (a drawing of the grid then has no box lines).
+    pub jigsaw: bool,
 }
 
 /// The answer for one puzzle line.
@@ -272,6 +275,7 @@ fn analyze_puzzle(
                         count: 0,
                         minimal: None,
                         solution: None,
+                        jigsaw: false,
                     }
                 }
             }
@@ -285,6 +289,7 @@ fn analyze_puzzle(
         count: outcome.solutions,
         solution: (status != Status::None && options.solutions).then(|| scratch.to_vec()),
         minimal: (unique && options.minimal).then(|| is_minimal_raw(solver, givens)),
+        jigsaw: false,
     }
 }
 
@@ -315,16 +320,18 @@ impl Engines {
         })
     }
 
-    /// The solver for a line whose text after the cells is `rest`: the
-    /// shared one unless `rest` has layout fields.
-    fn for_line(&mut self, rest: &[u8]) -> Result<&mut dyn Solver, ParseError> {
+    /// The solver for a line whose text after the cells is `rest` (the
+    /// shared one unless `rest` has layout fields), and whether the line's
+    /// regions are a jigsaw's.
+    fn for_line(&mut self, rest: &[u8]) -> Result<(&mut dyn Solver, bool), ParseError> {
         if !has_layout_fields(rest) {
-            return Ok(self.base_solver.as_mut());
+            return Ok((self.base_solver.as_mut(), false));
         }
         let layout = apply_fields(self.base.clone(), &String::from_utf8_lossy(rest))?;
         if layout == self.base {
-            return Ok(self.base_solver.as_mut());
+            return Ok((self.base_solver.as_mut(), false));
         }
+        let jigsaw = layout.is_jigsaw();
         if self.last.as_ref().is_none_or(|(last, _)| *last != layout) {
             let solver = self
                 .choice
@@ -332,7 +339,7 @@ impl Engines {
                 .map_err(|e| LayoutError::Syntax(e.to_string()))?;
             self.last = Some((layout, solver));
         }
-        Ok(self.last.as_mut().expect("set above").1.as_mut())
+        Ok((self.last.as_mut().expect("set above").1.as_mut(), jigsaw))
     }
 }
 
@@ -413,8 +420,9 @@ fn analyze_piece<'a>(
             }
             Line::Puzzle { id, cells } => {
                 let analysis = format.parse_into(cells, &mut givens).and_then(|()| {
-                    let solver = engines.for_line(after(raw, cells))?;
-                    Ok(analyze_puzzle(solver, &givens, options, &mut scratch))
+                    let (solver, jigsaw) = engines.for_line(after(raw, cells))?;
+                    let analysis = analyze_puzzle(solver, &givens, options, &mut scratch);
+                    Ok(Analysis { jigsaw, ..analysis })
                 });
                 result.verdicts.push(Verdict {
                     line: result.lines,

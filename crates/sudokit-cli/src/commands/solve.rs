@@ -160,7 +160,7 @@ impl Printing<'_> {
                 if verdict.id.is_some() {
                     out.push(b'\n');
                 }
-                write_pretty(out, format, grid);
+                write_pretty(out, format, grid, !analysis.jigsaw);
             }
             (Some(grid), Some(format), Some(Status::Unique)) => {
                 format.alphabet().write_cells(grid, out)
@@ -198,10 +198,15 @@ impl Printing<'_> {
     }
 }
 
-/// A grid over `N` lines, boxes set apart by `|` and a `-+-` rule.
-fn write_pretty(out: &mut Vec<u8>, format: &Format, grid: &[u8]) {
+/// A grid over `N` lines, with `boxes` set apart by `|` and a `-+-` rule
+/// (a jigsaw's regions are not boxes: it has none).
+fn write_pretty(out: &mut Vec<u8>, format: &Format, grid: &[u8], boxes: bool) {
     let shape: Shape = format.shape();
-    let (n, cols) = (shape.side(), shape.box_cols());
+    let n = shape.side();
+    let (rows, cols) = match boxes {
+        true => (shape.box_rows(), shape.box_cols()),
+        false => (n, n),
+    };
     let boxes_across = n / cols;
     // Each box's segment is its symbols and the spaces between them, padded by
     // one space on every side that meets a `|`.
@@ -210,7 +215,7 @@ fn write_pretty(out: &mut Vec<u8>, format: &Format, grid: &[u8]) {
         .collect::<Vec<_>>()
         .join("+");
     for row in 0..n {
-        if row > 0 && row % shape.box_rows() == 0 {
+        if row > 0 && row % rows == 0 {
             out.extend_from_slice(rule.as_bytes());
             out.push(b'\n');
         }
