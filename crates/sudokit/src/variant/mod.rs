@@ -40,7 +40,7 @@ pub use self::layout::{
     Cage, Layout, LayoutError, Rule, Rules, UnknownRule, MAX_CAGE_COMBINATIONS,
 };
 pub use self::logic::{VariantGrid, VariantLogic, VARIANT_TECHNIQUES};
-pub use self::tables::{CageTable, Constraints, HouseKind, Overlap};
+pub use self::tables::{CageTable, Constraints, HouseKind, Overlap, SumOrigin};
 
 use std::fmt;
 use std::str::FromStr;

@@ -58,9 +58,22 @@ pub struct CageTable {
     /// Every set of distinct digits (bit `d − 1` for digit `d`) of the
     /// cage's size making its sum.
     pub combos: Vec<u64>,
-    /// For a house's leftover ([`Constraints::sums`]), that house; `None`
-    /// for a cage.
-    pub leftover_of: Option<u32>,
+    /// Where the sum comes from: a cage, or a house's law of leftovers.
+    pub origin: SumOrigin,
+}
+
+/// Where a sum of [`Constraints::sums`] comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SumOrigin {
+    /// A killer cage.
+    Cage,
+    /// The cells of complete house `h` outside the cages it wholly holds
+    /// (the *innies*): the house's total less those cages' sums.
+    Innies(u32),
+    /// The cells outside complete house `h` of the cages that cross it,
+    /// when the cages cover the house (the *outies*): those cages' sums
+    /// less the house's total. Kept when the cells all see each other.
+    Outies(u32),
 }
 
 /// What a house is: how explanations name it.
@@ -235,7 +248,7 @@ impl Constraints {
                     cells: members.clone(),
                     sum,
                     combos: sum_combinations(n, members.len(), sum, MAX_CAGE_COMBINATIONS),
-                    leftover_of: None,
+                    origin: SumOrigin::Cage,
                 });
             }
             let kind = HouseKind::Cage {
@@ -339,7 +352,11 @@ impl Constraints {
             overlap_start.push(overlaps.len() as u32);
         }
 
-        let sums = with_leftovers(&cage_tables, &houses[..complete], n);
+        let peer_sets: Vec<&[u16]> = (0..cells)
+            .map(|i| &peers[peer_start[i] as usize..peer_start[i + 1] as usize])
+            .collect();
+        let sees = |a: u16, b: u16| peer_sets[a as usize].binary_search(&b).is_ok();
+        let sums = with_leftovers(&cage_tables, &houses[..complete], n, &sees);
         let mut of_cell_sums: Vec<Vec<u32>> = vec![Vec::new(); cells];
         for (k, sum) in sums.iter().enumerate() {
             for &c in &sum.cells {
@@ -463,39 +480,76 @@ impl Constraints {
     }
 }
 
-/// The cages, followed by the *leftover* of each complete house that wholly
-/// holds some cage: its other cells must make the house's total
-/// (`N(N+1)/2`) less the held cages' sums, with distinct digits (the law of
-/// leftovers that killer solvers reason with).
-fn with_leftovers(cages: &[CageTable], complete: &[Vec<u16>], n: usize) -> Vec<CageTable> {
+/// The cages, followed by the laws of leftovers that killer solvers
+/// reason with, for each complete house: the *innies* (its cells outside
+/// the cages it wholly holds make the house's total, `N(N+1)/2`, less
+/// those cages' sums) and, when cages cover the house, the *outies* (the
+/// cells outside it of the cages crossing it make those cages' sums, with
+/// the held ones', less the house's total; kept when they all see each
+/// other, so that their digits differ).
+fn with_leftovers(
+    cages: &[CageTable],
+    complete: &[Vec<u16>],
+    n: usize,
+    sees: &dyn Fn(u16, u16) -> bool,
+) -> Vec<CageTable> {
     let mut sums = cages.to_vec();
     let total = (n * (n + 1) / 2) as u32;
-    for (h, house) in complete.iter().enumerate() {
-        let held: Vec<&CageTable> = cages
-            .iter()
-            .filter(|cage| cage.cells.iter().all(|c| house.contains(c)))
-            .collect();
-        if held.is_empty() {
-            continue;
+    let push = |sums: &mut Vec<CageTable>, mut cells: Vec<u16>, sum: u32, origin| {
+        cells.sort_unstable();
+        if cells.is_empty() || cells.len() >= n || sums.iter().any(|s| s.cells == cells) {
+            return;
         }
-        let left: Vec<u16> = house
-            .iter()
-            .copied()
-            .filter(|c| held.iter().all(|cage| !cage.cells.contains(c)))
-            .collect();
-        let held_sum: u32 = held.iter().map(|cage| cage.sum).sum();
-        if left.is_empty() || left.len() == n || held_sum > total {
-            continue;
-        }
-        let sum = total - held_sum;
-        let combos = sum_combinations(n, left.len(), sum, MAX_CAGE_COMBINATIONS);
+        let combos = sum_combinations(n, cells.len(), sum, MAX_CAGE_COMBINATIONS);
         if combos.len() < MAX_CAGE_COMBINATIONS {
             sums.push(CageTable {
-                cells: left,
+                cells,
                 sum,
                 combos,
-                leftover_of: Some(h as u32),
+                origin,
             });
+        }
+    };
+    for (h, house) in complete.iter().enumerate() {
+        let (held, crossing): (Vec<&CageTable>, Vec<&CageTable>) = cages
+            .iter()
+            .filter(|cage| cage.cells.iter().any(|c| house.contains(c)))
+            .partition(|cage| cage.cells.iter().all(|c| house.contains(c)));
+        let held_sum: u32 = held.iter().map(|cage| cage.sum).sum();
+        if !held.is_empty() && held_sum <= total {
+            let left: Vec<u16> = house
+                .iter()
+                .copied()
+                .filter(|c| held.iter().all(|cage| !cage.cells.contains(c)))
+                .collect();
+            push(
+                &mut sums,
+                left,
+                total - held_sum,
+                SumOrigin::Innies(h as u32),
+            );
+        }
+        let covered = house.iter().all(|c| {
+            held.iter()
+                .chain(&crossing)
+                .any(|cage| cage.cells.contains(c))
+        });
+        let crossing_sum: u32 = crossing.iter().map(|cage| cage.sum).sum();
+        if crossing.is_empty() || !covered || held_sum + crossing_sum <= total {
+            continue;
+        }
+        let out: Vec<u16> = crossing
+            .iter()
+            .flat_map(|cage| cage.cells.iter().copied())
+            .filter(|c| !house.contains(c))
+            .collect();
+        let distinct = out
+            .iter()
+            .enumerate()
+            .all(|(i, &a)| out[i + 1..].iter().all(|&b| sees(a, b)));
+        if distinct {
+            let sum = held_sum + crossing_sum - total;
+            push(&mut sums, out, sum, SumOrigin::Outies(h as u32));
         }
     }
     sums

@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 use super::grid::{bits, digit_set, digits, VariantGrid};
 use super::step;
 use crate::logic::{cell_list, Candidate, Difficulty, Sink, Step, Technique};
-use crate::variant::CageTable;
+use crate::variant::{CageTable, SumOrigin};
 
 /// A cage's combinations at work (2.0: as plain as a naked single once the
 /// sums are known).
@@ -238,9 +238,11 @@ fn required(grid: &VariantGrid, sum: &CageTable, feasible: &[u64]) -> Vec<Step> 
 /// A cage step (`Cage <form>`, 2.0) or a leftover one (`Law of Leftovers`,
 /// 2.8), with the sum's cells as the pattern.
 fn named(grid: &VariantGrid, sum: &CageTable, form: &str) -> Step {
-    let (name, difficulty) = match sum.leftover_of {
-        None => (format!("Cage {form}"), CAGE),
-        Some(_) => (format!("Law of Leftovers ({form})"), LEFTOVER),
+    let (name, difficulty) = match sum.origin {
+        SumOrigin::Cage => (format!("Cage {form}"), CAGE),
+        SumOrigin::Innies(_) | SumOrigin::Outies(_) => {
+            (format!("Law of Leftovers ({form})"), LEFTOVER)
+        }
     };
     let mut s = step(grid, Technique::Cage, name, difficulty);
     s.cells = sum.cells.iter().map(|&c| usize::from(c)).collect();
@@ -251,8 +253,8 @@ fn named(grid: &VariantGrid, sum: &CageTable, form: &str) -> Step {
 /// outside its cages (r3c4, r3c5), making 13,`.
 fn what(grid: &VariantGrid, sum: &CageTable) -> String {
     let cells: Vec<usize> = sum.cells.iter().map(|&c| usize::from(c)).collect();
-    match sum.leftover_of {
-        None => {
+    match sum.origin {
+        SumOrigin::Cage => {
             let first = usize::from(sum.cells[0]);
             let h = grid
                 .tables()
@@ -266,8 +268,14 @@ fn what(grid: &VariantGrid, sum: &CageTable) -> String {
             );
             format!("{name} ({})", cell_list(grid.side(), &cells))
         }
-        Some(house) => format!(
+        SumOrigin::Innies(house) => format!(
             "the cells of {} outside its cages ({}), making {},",
+            grid.tables().house_name(house as usize),
+            cell_list(grid.side(), &cells),
+            sum.sum
+        ),
+        SumOrigin::Outies(house) => format!(
+            "the cells outside {} of the cages crossing it ({}), making {},",
             grid.tables().house_name(house as usize),
             cell_list(grid.side(), &cells),
             sum.sum
