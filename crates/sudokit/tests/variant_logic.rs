@@ -125,7 +125,7 @@ fn every_step_on_generated_variants_keeps_the_solution() {
         // for uniqueness): fewer of them.
         let count = match (options.shape.side(), options.killer) {
             (9, true) => 3,
-            (9, false) => 30,
+            (9, false) => 20,
             _ => 40,
         };
         let mut solved = 0;
