@@ -154,6 +154,19 @@ Examples:
 ", "Exit status: 0 every line converted; 1 some lines not converted (reported on
 standard error, the others printed); 2 usage or I/O error."))]
     Import(commands::import::ImportArgs),
+    /// Join the out files of a hunt's shards, once every shard is there and finished.
+    #[command(after_help = concat!("\
+Examples:
+  sudokit merge --out finds.txt finds-1.txt finds-2.txt finds-3.txt finds-4.txt
+  sudokit merge --out finds.txt finds-*.txt   # the tasks of an array job
+
+", "Every shard 1/N to N/N of one hunt must be given, finished (its checkpoint
+says every unit is done) and its out file exactly what its checkpoint records;
+the finds are deduplicated by canonical form and sorted.
+
+Exit status: 0 merged; 2 a shard missing, unfinished, of another hunt or
+changed since its checkpoint (named on standard error), usage or I/O error."))]
+    Merge(commands::merge::MergeArgs),
     /// Hunt the {-R+A} neighbourhoods of seed puzzles for unique minimal puzzles.
     #[command(after_help = concat!("\
 Examples:
@@ -241,6 +254,7 @@ fn main() -> ExitCode {
         Command::Explain(args) => commands::explain::run(args),
         Command::Generate(args) => commands::generate::run(args),
         Command::Import(args) => commands::import::run(args),
+        Command::Merge(args) => commands::merge::run(args),
         Command::Search(args) => commands::search::run(args),
         Command::Slide(args) => commands::slide::run(args),
         Command::Serve(args) => commands::serve::run(args),

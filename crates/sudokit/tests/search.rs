@@ -15,6 +15,7 @@ use sudokit::analyze::is_minimal;
 use sudokit::canon::canonical_form;
 use sudokit::generate::{GenerateOptions, Generator};
 use sudokit::grid::Shape;
+use sudokit::search::merge::{merge, Merged, ShardFiles};
 use sudokit::search::{
     neighbourhood, removals, run, unit_neighbours, Batch, HuntOptions, Shard, Stats,
 };
@@ -308,7 +309,7 @@ fn timed_batches_hunt_the_same_as_counted_ones() {
         let checkpoints = checkpoints.into_inner().unwrap();
         assert_eq!(checkpoints.last(), Some(&stats.units));
         assert!(checkpoints.windows(2).all(|w| w[0] < w[1]));
-        assert!(!ck.exists());
+        assert_complete(&ck, stats.units);
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -485,7 +486,7 @@ fn a_second_run_on_the_same_out_file_is_refused() {
 }
 
 #[test]
-fn a_completed_hunt_removes_its_checkpoint_and_resuming_it_adds_nothing() {
+fn a_completed_hunt_keeps_a_complete_checkpoint_and_resuming_it_adds_nothing() {
     let seeds = minimal_seeds(7, 2);
     let dir = temp_dir("completed");
     let (out, ck) = (dir.join("out"), dir.join("out.ck"));
@@ -502,19 +503,17 @@ fn a_completed_hunt_removes_its_checkpoint_and_resuming_it_adds_nothing() {
         all.units > 7,
         "more than one batch, so a checkpoint was written"
     );
-    assert!(!ck.exists(), "checkpoint removed");
+    assert_complete(&ck, all.units);
     assert!(
         !dir.join("out.ck.tmp").exists(),
         "no temporary checkpoint left"
     );
     let text = std::fs::read(&out).unwrap();
     let again = run(&seeds, &options(Shard::default()), &out, &ck, true, &|_| {}).unwrap();
-    assert_eq!(
-        (again.units, again.minimal, again.new),
-        (all.units, all.minimal, 0)
-    );
+    // Resumed complete: nothing runs, and the counts are the whole shard's.
+    assert_eq!(again, all);
     assert_eq!(std::fs::read(&out).unwrap(), text, "nothing added");
-    assert!(!ck.exists());
+    assert_complete(&ck, all.units);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -544,6 +543,150 @@ fn without_resume_a_killed_hunt_starts_over_and_loses_nothing() {
     assert_eq!(got.len(), whole.len(), "every find once, none torn");
     assert_eq!(forms(&got), forms(&whole));
     assert_eq!(again.new as usize, whole.len() - before.len());
-    assert!(!ck.exists());
+    assert_complete(&ck, all.units);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Panics unless `ck` is the complete checkpoint of a shard of `units`
+/// units: what a finished hunt leaves for `--resume` and `sudokit merge`.
+fn assert_complete(ck: &std::path::Path, units: u64) {
+    let c = sudokit::search::checkpoint::Checkpoint::load(ck)
+        .unwrap()
+        .expect("a finished hunt leaves its checkpoint");
+    assert!(c.is_complete() && c.done == units, "{c}");
+}
+
+/// The out files of a hunt over `seeds` split into `count` shards, each run
+/// to completion in `dir` (checkpoints beside them, `OUT.checkpoint`).
+fn sharded(seeds: &[[u8; 81]], dir: &Path, count: u64) -> Vec<ShardFiles> {
+    (0..count)
+        .map(|i| {
+            let files = ShardFiles::new(&dir.join(format!("part{}-of-{count}", i + 1)));
+            let shard = Shard::new(i, count).unwrap();
+            run(
+                seeds,
+                &options(shard),
+                &files.out,
+                &files.checkpoint,
+                false,
+                &|_| {},
+            )
+            .unwrap();
+            files
+        })
+        .collect()
+}
+
+/// The merged finds as text lines.
+fn merged_lines(merged: &Merged) -> Vec<String> {
+    merged
+        .finds
+        .iter()
+        .map(|l| String::from_utf8(l.clone()).unwrap().trim_end().to_string())
+        .collect()
+}
+
+#[test]
+fn merged_shards_equal_the_unsharded_hunt_whatever_the_split() {
+    let seeds = minimal_seeds(5, 3);
+    let dir = temp_dir("merge");
+    let (whole, all) = hunt(&seeds, &dir, "whole", Shard::default());
+    assert!(all.new > 0);
+    let mut results = Vec::new();
+    for count in [1, 2, 3, 5] {
+        let files = sharded(&seeds, &dir, count);
+        let merged = merge(&files).unwrap();
+        assert_eq!(merged.shards, count);
+        assert_eq!(merged.units, all.units);
+        let got = merged_lines(&merged);
+        assert_eq!(got.len(), whole.len(), "one line per canonical form");
+        assert_eq!(forms(&got), forms(&whole), "{count} shards: the same finds");
+        assert!(got.windows(2).all(|w| w[0] < w[1]), "sorted");
+        results.push(got);
+    }
+    // Sorted and deduplicated the same way, the merges of 2, 3 and 5
+    // shards hold the same canonical forms; each line is a find of a shard.
+    for got in &results[1..] {
+        assert_eq!(forms(got), forms(&results[0]));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merge_refuses_a_missing_unfinished_foreign_changed_or_repeated_shard() {
+    let seeds = minimal_seeds(5, 3);
+    let dir = temp_dir("merge-refused");
+    let files = sharded(&seeds, &dir, 3);
+    let message = |files: &[ShardFiles]| merge(files).unwrap_err().to_string();
+
+    // A shard missing: named.
+    let err = message(&[files[0].clone(), files[2].clone()]);
+    assert!(err.contains("shards 2/3 of 3 missing"), "{err}");
+    // The same shard twice.
+    let err = message(&[files[0].clone(), files[0].clone(), files[1].clone()]);
+    assert!(err.contains("given twice"), "{err}");
+    // A shard of another hunt (other seeds).
+    std::fs::create_dir_all(dir.join("other")).unwrap();
+    let other = sharded(&minimal_seeds(6, 2), &dir.join("other"), 3);
+    let err = message(&[files[0].clone(), other[1].clone(), files[2].clone()]);
+    assert!(err.contains("not of the same hunt"), "{err}");
+    // A shard never run.
+    let never = ShardFiles::new(&dir.join("never"));
+    let err = message(&[files[0].clone(), never, files[2].clone()]);
+    assert!(err.contains("has not run"), "{err}");
+
+    // An unfinished shard (killed after two batches): refused, and merged
+    // once resumed.
+    let killed = ShardFiles::new(&dir.join("killed"));
+    let shard = Shard::new(1, 3).unwrap();
+    let stopped = catch_unwind(AssertUnwindSafe(|| {
+        run(
+            &seeds,
+            &options(shard),
+            &killed.out,
+            &killed.checkpoint,
+            false,
+            &|p| {
+                if p.checkpointed && p.done_here >= 7 {
+                    panic!("killed");
+                }
+            },
+        )
+    }));
+    assert!(stopped.is_err());
+    let with_killed = [files[0].clone(), killed.clone(), files[2].clone()];
+    let err = message(&with_killed);
+    assert!(err.contains("shard 2/3 is not finished (7 of"), "{err}");
+    run(
+        &seeds,
+        &options(shard),
+        &killed.out,
+        &killed.checkpoint,
+        true,
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(
+        forms(&merged_lines(&merge(&with_killed).unwrap())),
+        forms(&merged_lines(&merge(&files).unwrap()))
+    );
+
+    // An out file changed after its shard finished: a line dropped, a
+    // line added.
+    let text = std::fs::read(&files[1].out).unwrap();
+    assert!(text.len() >= 164, "two finds at least");
+    std::fs::write(&files[1].out, &text[82..]).unwrap();
+    let err = message(&files);
+    assert!(
+        err.contains("part2-of-3") && err.contains("checkpoint"),
+        "{err}"
+    );
+    let mut longer = text.clone();
+    longer.extend_from_slice(&text[..82]);
+    std::fs::write(&files[1].out, &longer).unwrap();
+    let err = message(&files);
+    assert!(err.contains("part2-of-3"), "{err}");
+    std::fs::write(&files[1].out, &text).unwrap();
+    assert!(merge(&files).is_ok(), "restored, it merges again");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -10,6 +10,7 @@ pub mod hint;
 pub mod import;
 pub mod input;
 pub mod load;
+pub mod merge;
 pub mod output;
 pub mod progress;
 pub mod rate;
@@ -239,5 +240,58 @@ fn parse_technique_set(text: &str) -> Result<TechniqueSet, String> {
             .map(|name| name.parse().map_err(|e| format!("{e}")))
             .collect::<Result<Vec<_>, _>>()
             .map(TechniqueSet::Only),
+    }
+}
+
+/// Parses `--shard`: `I/N`, or `slurm` for this task's slice of a Slurm
+/// array job (`sbatch --array`), read from the task's environment.
+pub fn parse_shard(text: &str) -> Result<sudokit::search::Shard, String> {
+    if text.trim() == "slurm" {
+        slurm_shard(|name| std::env::var(name).ok())
+    } else {
+        text.parse()
+    }
+}
+
+/// The shard of a Slurm array task from its environment (`var`): task ids
+/// `MIN, MIN + STEP, …, MAX` are shards `1/N` to `N/N`, `N` the array's
+/// task count. An array of other ids (a list such as `1,3,7`) is refused:
+/// its tasks would not make up the whole hunt.
+pub fn slurm_shard(var: impl Fn(&str) -> Option<String>) -> Result<sudokit::search::Shard, String> {
+    let number = |name: &str| -> Result<Option<u64>, String> {
+        match var(name) {
+            None => Ok(None),
+            Some(v) => v
+                .trim()
+                .parse()
+                .map(Some)
+                .map_err(|_| format!("{name}={v:?} is not a number")),
+        }
+    };
+    let needed = |name: &str| {
+        number(name)?.ok_or_else(|| {
+            format!(
+                "--shard slurm needs {name} in the environment: run it as a task of `sbatch --array` \
+                 (or give --shard I/N)"
+            )
+        })
+    };
+    let id = needed("SLURM_ARRAY_TASK_ID")?;
+    let count = needed("SLURM_ARRAY_TASK_COUNT")?;
+    let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+    let step = number("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+    let max = number("SLURM_ARRAY_TASK_MAX")?.unwrap_or(min + (count.max(1) - 1) * step);
+    let regular = count > 0 && max >= min && max - min == (count - 1) * step;
+    let offset = id
+        .checked_sub(min)
+        .filter(|o| o % step == 0 && o / step < count);
+    match (regular, offset) {
+        (true, Some(offset)) => {
+            Ok(sudokit::search::Shard::new(offset / step, count).expect("offset / step < count"))
+        }
+        _ => Err(format!(
+            "--shard slurm needs an array of evenly spaced task ids (such as --array=1-{count}); \
+             this task is {id} of {count} from {min} to {max} by {step}"
+        )),
     }
 }

@@ -60,7 +60,10 @@ pub struct SearchArgs {
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Run slice I of N (1 <= I <= N); the N slices make up the whole hunt.
-    #[arg(long, value_name = "I/N", default_value = "1/1")]
+    /// `slurm`: this task's slice of a Slurm array job (from
+    /// SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT); `sudokit merge`
+    /// joins the slices' out files.
+    #[arg(long, value_name = "I/N|slurm", default_value = "1/1", value_parser = super::parse_shard)]
     pub shard: Shard,
     /// Continue from the checkpoint of an interrupted run, after checking it
     /// and the out file agree (without it, a checkpoint there is discarded).
@@ -345,6 +348,10 @@ fn announce(start: &Start, args: &SearchArgs, checkpoint: &Path, quiet: bool) {
     let kept = format!("finds already in {out} are kept and not repeated");
     match start {
         Start::Fresh => {}
+        Start::Resume(c) if c.is_complete() => eprintln!(
+            "sudokit: {checkpoint}: this shard is complete ({} units); nothing left to do",
+            c.hunt.units
+        ),
         Start::Resume(c) if !quiet => eprintln!(
             "sudokit: resuming from {checkpoint} at unit {} of {}",
             c.done, c.hunt.units

@@ -59,6 +59,12 @@ pub struct HuntId {
     pub seeds: u64,
     /// Units of this shard in all.
     pub units: u64,
+    /// A digest of the seeds and options without the shard's number (`R`,
+    /// `A`, minimum clues, number of shards): equal in every shard of one
+    /// hunt, so `sudokit merge` can tell its shards from another hunt's.
+    /// 0 in a checkpoint written before it was recorded.
+    #[serde(default)]
+    pub family: u64,
 }
 
 impl fmt::Display for HuntId {
@@ -85,6 +91,14 @@ pub struct Checkpoint {
     pub out_digest: u64,
     /// Counts of the finished units.
     pub stats: Stats,
+}
+
+impl Checkpoint {
+    /// Whether every unit of the shard is done: the checkpoint a finished
+    /// hunt leaves, which says the out file holds all of the shard's finds.
+    pub fn is_complete(&self) -> bool {
+        self.done == self.hunt.units
+    }
 }
 
 impl fmt::Display for Checkpoint {
@@ -205,6 +219,7 @@ mod tests {
                 shard: "1/1".into(),
                 seeds: 3,
                 units: 300,
+                family: 7,
             },
             done: 120,
             out_len: 820,

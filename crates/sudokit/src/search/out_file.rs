@@ -196,6 +196,11 @@ impl Sink {
 
 /// The canonical form of the puzzle a line of the out file starts with.
 fn puzzle_of(line: &[u8]) -> Option<[u8; 81]> {
+    find_of(line).map(|p| canonical_raw(&p))
+}
+
+/// The puzzle a line of the out file starts with (81 cells), if it is one.
+pub(super) fn find_of(line: &[u8]) -> Option<[u8; 81]> {
     let cells: Vec<u8> = line
         .iter()
         .take(81)
@@ -204,7 +209,7 @@ fn puzzle_of(line: &[u8]) -> Option<[u8; 81]> {
             _ => 0,
         })
         .collect();
-    <[u8; 81]>::try_from(cells).ok().map(|c| canonical_raw(&c))
+    <[u8; 81]>::try_from(cells).ok()
 }
 
 #[cfg(test)]

@@ -305,13 +305,26 @@ fn io_at(path: &Path) -> impl Fn(io::Error) -> HuntError + '_ {
     }
 }
 
-/// FNV-1a over the seeds and options: identifies a hunt in its checkpoint.
+/// FNV-1a over the seeds and options: identifies a hunt's shard in its
+/// checkpoint.
 fn fingerprint(seeds: &[[u8; 81]], o: &HuntOptions) -> u64 {
+    digest_of(seeds, o, Some(o.shard.index))
+}
+
+/// FNV-1a over the seeds and options but the shard's number: the same for
+/// every shard of one hunt.
+fn family(seeds: &[[u8; 81]], o: &HuntOptions) -> u64 {
+    digest_of(seeds, o, None)
+}
+
+/// FNV-1a over the seeds, `R`, `A`, the minimum clues, the shard's number
+/// when given (the historical fingerprint layout) and the number of shards.
+fn digest_of(seeds: &[[u8; 81]], o: &HuntOptions, index: Option<u64>) -> u64 {
     let header = [
         o.remove as u64,
         o.add as u64,
         o.min_clues as u64,
-        o.shard.index,
+        index.unwrap_or(u64::MAX),
         o.shard.count,
     ];
     let mut h = Fnv1a::new();
@@ -373,6 +386,7 @@ fn hunt_id(seeds: &[[u8; 81]], o: &HuntOptions) -> HuntId {
         shard: o.shard.to_string(),
         seeds: seeds.len() as u64,
         units: shard_total(seeds, o),
+        family: family(seeds, o),
     }
 }
 
@@ -381,8 +395,8 @@ fn hunt_id(seeds: &[[u8; 81]], o: &HuntOptions) -> HuntId {
 pub enum Start {
     /// No checkpoint: from the first unit.
     Fresh,
-    /// Resuming was asked for but there is no checkpoint (never written,
-    /// or removed when the hunt completed): from the first unit, adding only
+    /// Resuming was asked for but there is no checkpoint (the hunt never
+    /// got through its first batch): from the first unit, adding only
     /// finds the out file does not hold yet.
     NoCheckpoint,
     /// From this checkpoint, which was checked against the out file.
@@ -529,8 +543,9 @@ impl<'a> Hunt<'a> {
 
     /// Runs the hunt: discards a checkpoint not resumed, cuts the out file
     /// back to its verified prefix when resuming (the finds after it are
-    /// redone), appends new finds, checkpoints after every batch and removes
-    /// the checkpoint when the shard is complete. `progress` hears after
+    /// redone), appends new finds, checkpoints after every batch and leaves
+    /// a complete checkpoint (every unit done) when the shard is finished:
+    /// resuming it then does nothing more, and `sudokit merge` reads it. `progress` hears after
     /// every unit and every checkpoint (see [`Progress::checkpointed`]).
     /// Returns the counts of the whole shard.
     pub fn run(self, progress: &(dyn Fn(&Progress) + Sync)) -> Result<Stats, HuntError> {
@@ -636,9 +651,21 @@ impl<'a> Hunt<'a> {
                 checkpointed: true,
             });
         }
-        // Complete: nothing left to resume. The lock is still held (the
-        // sink owns the file), so no other run sees a half-removed state.
-        Checkpoint::remove(checkpoint).map_err(io_at(checkpoint))?;
+        // Complete: the checkpoint says so (every unit done), written under
+        // the lock (the sink owns the file) even when no batch ran, as for
+        // a shard without units or one resumed complete.
+        let (out_len, out_digest) = {
+            let sink = sink.lock().unwrap_or_else(|e| e.into_inner());
+            sink.settle().map_err(io_at(out))?
+        };
+        let complete = Checkpoint {
+            hunt: self.id.clone(),
+            done,
+            out_len,
+            out_digest,
+            stats,
+        };
+        complete.save(checkpoint).map_err(io_at(checkpoint))?;
         drop(sink);
         Ok(stats)
     }
