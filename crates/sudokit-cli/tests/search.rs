@@ -1,6 +1,7 @@
 //! The real `sudokit search` binary on resumes it must refuse (exit 2,
-//! nothing changed), a second run on a locked out file, and a checkpoint
-//! discarded without `--resume` (a warning, then nothing lost).
+//! nothing changed), a second run on a locked out file, a checkpoint
+//! discarded without `--resume` (a warning, then nothing lost), and the
+//! tasks of a Slurm array job (`--shard slurm`) joined by `sudokit merge`.
 
 use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -196,5 +197,78 @@ fn without_resume_a_checkpoint_is_discarded_with_a_warning() {
         complete.contains("\"units\":"),
         "completed: checkpoint kept"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `sudokit search --shard slurm --out OUT SEEDS…` as array task `id` of
+/// an array `min..=max` of `count` tasks (the variables Slurm sets).
+fn slurm_task(seeds: &[[u8; 81]], out: &Path, id: u64, count: u64, min: u64, max: u64) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sudokit"));
+    command
+        .args(["search", "--quiet", "--shard", "slurm", "--out"])
+        .arg(out)
+        .args(seeds.iter().map(text))
+        .env("SLURM_ARRAY_TASK_ID", id.to_string())
+        .env("SLURM_ARRAY_TASK_COUNT", count.to_string())
+        .env("SLURM_ARRAY_TASK_MIN", min.to_string())
+        .env("SLURM_ARRAY_TASK_MAX", max.to_string());
+    command.output().expect("the binary runs")
+}
+
+/// `sudokit merge --out OUT SHARDS…`.
+fn merge(out: &Path, shards: &[PathBuf]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudokit"))
+        .args(["merge", "--out"])
+        .arg(out)
+        .args(shards)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn slurm_array_tasks_merge_into_the_unsharded_hunt() {
+    let seeds = seeds();
+    let dir = temp_dir("slurm");
+    let whole = dir.join("whole.txt");
+    assert_eq!(search(&seeds, &whole, false).status.code(), Some(0));
+    // An array 1-3: tasks 1, 2, 3 are shards 1/3, 2/3, 3/3.
+    let shards: Vec<PathBuf> = (1..=3)
+        .map(|id| dir.join(format!("finds-{id}.txt")))
+        .collect();
+    for (id, out) in (1..=3).zip(&shards) {
+        let task = slurm_task(&seeds, out, id, 3, 1, 3);
+        assert_eq!(
+            task.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&task.stderr)
+        );
+        let ck = std::fs::read_to_string(checkpoint_of(out)).unwrap();
+        assert!(ck.contains(&format!("\"shard\":\"{id}/3\"")), "{ck}");
+    }
+    // A shard missing: refused, naming it, nothing written.
+    let merged = dir.join("merged.txt");
+    let partial = merge(&merged, &[shards[0].clone(), shards[2].clone()]);
+    let stderr = String::from_utf8_lossy(&partial.stderr);
+    assert_eq!(partial.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("shards 2/3 of 3 missing"), "{stderr}");
+    assert!(!merged.exists());
+    // All three: the unsharded hunt's finds, once each.
+    let all = merge(&merged, &shards);
+    assert_eq!(
+        all.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&all.stderr)
+    );
+    assert_eq!(forms(&merged), forms(&whole));
+    let count = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
+    assert_eq!(count(&merged), count(&whole));
+    // A task of an array that is not evenly spaced (--array=1,3,7) is
+    // refused before it runs: its shards would not make up the hunt.
+    let odd = slurm_task(&seeds, &dir.join("odd.txt"), 3, 3, 1, 7);
+    let stderr = String::from_utf8_lossy(&odd.stderr);
+    assert_eq!(odd.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("evenly spaced"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

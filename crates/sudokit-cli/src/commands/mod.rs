@@ -295,3 +295,50 @@ pub fn slurm_shard(var: impl Fn(&str) -> Option<String>) -> Result<sudokit::sear
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::slurm_shard;
+
+    /// The shard of a task with these Slurm variables (name=value pairs).
+    fn shard(vars: &[(&str, u64)]) -> Result<String, String> {
+        let env = |name: &str| {
+            vars.iter()
+                .find(|(n, _)| *n == name.trim_start_matches("SLURM_ARRAY_TASK_"))
+                .map(|(_, v)| v.to_string())
+        };
+        slurm_shard(env).map(|s| s.to_string())
+    }
+
+    #[test]
+    fn slurm_array_tasks_map_onto_shards() {
+        // --array=1-4 and --array=0-3: four shards either way.
+        let one_based = |id| shard(&[("ID", id), ("COUNT", 4), ("MIN", 1), ("MAX", 4)]);
+        let zero_based = |id| shard(&[("ID", id), ("COUNT", 4), ("MIN", 0), ("MAX", 3)]);
+        for i in 1..=4 {
+            assert_eq!(one_based(i), Ok(format!("{i}/4")));
+            assert_eq!(zero_based(i - 1), Ok(format!("{i}/4")));
+        }
+        // --array=0-6:2 (ids 0, 2, 4, 6).
+        let stepped = |id| {
+            shard(&[
+                ("ID", id),
+                ("COUNT", 4),
+                ("MIN", 0),
+                ("MAX", 6),
+                ("STEP", 2),
+            ])
+        };
+        assert_eq!(stepped(4), Ok("3/4".to_string()));
+        assert!(stepped(3).is_err());
+        // Without MIN and MAX (older Slurm): ids from 0.
+        assert_eq!(shard(&[("ID", 2), ("COUNT", 3)]), Ok("3/3".to_string()));
+        // --array=1,3,7: not evenly spaced.
+        let listed = shard(&[("ID", 3), ("COUNT", 3), ("MIN", 1), ("MAX", 7)]);
+        assert!(listed.unwrap_err().contains("evenly spaced"));
+        // Not in an array job.
+        let outside = shard(&[]).unwrap_err();
+        assert!(outside.contains("SLURM_ARRAY_TASK_ID"), "{outside}");
+        assert!(shard(&[("ID", 9), ("COUNT", 4), ("MIN", 1), ("MAX", 4)]).is_err());
+    }
+}
