@@ -11,6 +11,8 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use super::checkpoint::{Checkpoint, LoadError};
 use super::out_file::{self, OutMismatch};
 use crate::canon::canonical_raw;
@@ -220,12 +222,18 @@ pub fn merge(files: &[ShardFiles]) -> Result<Merged, MergeError> {
                 at: c.out_len,
             }));
         }
-        for line in text.split_inclusive(|&b| b == b'\n') {
-            let Some(puzzle) = out_file::find_of(line) else {
+        // Canonical forms on every core, then kept in file order.
+        let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+        let forms: Vec<Option<[u8; 81]>> = lines
+            .par_iter()
+            .map(|line| out_file::find_of(line).map(|p| canonical_raw(&p)))
+            .collect();
+        for (line, form) in lines.into_iter().zip(forms) {
+            let Some(form) = form else {
                 continue;
             };
             read += 1;
-            if seen.insert(canonical_raw(&puzzle)) {
+            if seen.insert(form) {
                 finds.push(line.to_vec());
             }
         }
