@@ -67,6 +67,11 @@ pub struct LoadConfig {
     pub stop: Stop,
     /// How long to wait for the last answers after sending stops.
     pub drain_timeout: Duration,
+    /// Closed loop: when a connection closes or fails, how long to keep
+    /// trying to connect again; on success the requests it had in flight
+    /// are sent again (their answers were lost with it). `None`: a lost
+    /// connection's requests count as errors.
+    pub reconnect: Option<Duration>,
 }
 
 /// One puzzle of the workload and what a right answer looks like.
@@ -291,6 +296,11 @@ pub struct Report {
     /// Requests never answered: connection failures and answers still missing
     /// at the drain timeout.
     pub errors: u64,
+    /// Requests sent again on a new connection after theirs was lost
+    /// (closed loop with [`LoadConfig::reconnect`]).
+    pub resent: u64,
+    /// Connections opened again after one was lost.
+    pub reconnects: u64,
     /// From the first request to the last answer.
     pub elapsed: Duration,
     /// Latency of every answer (right, wrong or busy), in nanoseconds.
@@ -336,7 +346,15 @@ impl fmt::Display for Report {
             f,
             "answers     {} sent, {} ok, {} wrong, {} busy, {} timeout, {} errors",
             self.sent, self.ok, self.wrong, self.busy, self.timeouts, self.errors
-        )
+        )?;
+        if self.reconnects > 0 {
+            write!(
+                f,
+                "\nreconnects  {}, {} requests resent",
+                self.reconnects, self.resent
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -355,6 +373,10 @@ struct Totals {
     timeouts: AtomicU64,
     /// Requests never answered.
     errors: AtomicU64,
+    /// Requests sent again after a reconnect.
+    resent: AtomicU64,
+    /// Connections opened again.
+    reconnects: AtomicU64,
 }
 
 /// What the connections share.
@@ -411,6 +433,11 @@ pub async fn run(config: LoadConfig, workload: Workload) -> anyhow::Result<Repor
     anyhow::ensure!(config.pipeline > 0, "--pipeline must be at least 1");
     if let Some(rate) = config.rate {
         anyhow::ensure!(rate > 0.0 && rate.is_finite(), "--rate must be positive");
+        anyhow::ensure!(
+            config.reconnect.is_none(),
+            "--reconnect works in the closed loop only (without --rate): an open-loop \
+             schedule cannot be kept across a lost connection"
+        );
     }
     let mut streams = Vec::with_capacity(config.connections);
     for _ in 0..config.connections {
@@ -453,6 +480,8 @@ pub async fn run(config: LoadConfig, workload: Workload) -> anyhow::Result<Repor
         busy: t.busy.load(Ordering::Relaxed),
         timeouts: t.timeouts.load(Ordering::Relaxed),
         errors: t.errors.load(Ordering::Relaxed),
+        resent: t.resent.load(Ordering::Relaxed),
+        reconnects: t.reconnects.load(Ordering::Relaxed),
         elapsed,
         latency,
         samples,
@@ -463,7 +492,7 @@ pub async fn run(config: LoadConfig, workload: Workload) -> anyhow::Result<Repor
 /// flight, writing the next ones as soon as answers arrive (no hand-off
 /// between tasks, so the client spends as little of the machine as it can).
 /// Returns the latencies it measured.
-async fn drive_closed(stream: TcpStream, shared: Arc<Shared>) -> Histogram<u64> {
+async fn drive_closed(mut stream: TcpStream, shared: Arc<Shared>) -> Histogram<u64> {
     let mut histogram = new_histogram();
     let pipeline = shared.config.pipeline;
     let mut inflight = HashMap::<u64, InFlight>::with_capacity(pipeline);
@@ -493,51 +522,93 @@ async fn drive_closed(stream: TcpStream, shared: Arc<Shared>) -> Histogram<u64> 
             break;
         }
         let deadline = drain_deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
-        tokio::select! {
+        let lost = tokio::select! {
             ready = stream.writable(), if written < output.len() => {
-                if ready.is_err() {
-                    break;
-                }
-                match stream.try_write(&output[written..]) {
-                    Ok(n) => {
+                match ready.map(|()| stream.try_write(&output[written..])) {
+                    Ok(Ok(n)) => {
                         written += n;
                         if written == output.len() {
                             output.clear();
                             written = 0;
                         }
+                        false
                     }
-                    Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {}
-                    Err(_) => break,
+                    Ok(Err(error)) => error.kind() != std::io::ErrorKind::WouldBlock,
+                    Err(_) => true,
                 }
             },
             ready = stream.readable() => {
-                if ready.is_err() {
-                    break;
-                }
                 input.reserve(16 * 1024);
-                match stream.try_read_buf(&mut input) {
-                    Ok(0) => break,
-                    Ok(_) => {}
-                    Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => continue,
-                    Err(_) => break,
+                match ready.map(|()| stream.try_read_buf(&mut input)) {
+                    Ok(Ok(0)) | Err(_) => true,
+                    Ok(Err(error)) => error.kind() != std::io::ErrorKind::WouldBlock,
+                    Ok(Ok(_)) => {
+                        let mut start = 0;
+                        while let Some(end) = input[start..].iter().position(|&b| b == b'\n') {
+                            let line = &input[start..start + end];
+                            start += end + 1;
+                            let entry = reply_seq(line).and_then(|seq| inflight.remove(&seq));
+                            judge(&shared, &mut histogram, line, entry);
+                        }
+                        input.drain(..start);
+                        false
+                    }
                 }
-                let mut start = 0;
-                while let Some(end) = input[start..].iter().position(|&b| b == b'\n') {
-                    let line = &input[start..start + end];
-                    start += end + 1;
-                    let entry = reply_seq(line).and_then(|seq| inflight.remove(&seq));
-                    judge(&shared, &mut histogram, line, entry);
-                }
-                input.drain(..start);
             },
             () = tokio::time::sleep_until(deadline.into()), if drain_deadline.is_some() => break,
+        };
+        if !lost {
+            continue;
         }
+        // The connection is gone, and the answers it owed with it.
+        let Some(again) = reconnect(&shared, drain_deadline).await else {
+            break;
+        };
+        stream = again;
+        shared.totals.reconnects.fetch_add(1, Ordering::Relaxed);
+        output.clear();
+        written = 0;
+        input.clear();
+        let mut owed: Vec<(&u64, &InFlight)> = inflight.iter().collect();
+        owed.sort_unstable_by_key(|(seq, _)| **seq);
+        for (seq, entry) in owed {
+            append_request(&mut output, *seq, &shared.workload.items[entry.item].body);
+        }
+        shared
+            .totals
+            .resent
+            .fetch_add(inflight.len() as u64, Ordering::Relaxed);
     }
     shared
         .totals
         .errors
         .fetch_add(inflight.len() as u64, Ordering::Relaxed);
     histogram
+}
+
+/// A new connection to the server after one was lost, when the run
+/// reconnects ([`LoadConfig::reconnect`]): tried again and again (after
+/// 10 ms, doubling to at most 1 s) for that long, and never past the drain
+/// deadline. `None` when it does not reconnect or every try failed.
+async fn reconnect(shared: &Shared, drain_deadline: Option<Instant>) -> Option<TcpStream> {
+    let patience = shared.config.reconnect?;
+    let mut give_up = Instant::now() + patience;
+    if let Some(drain) = drain_deadline {
+        give_up = give_up.min(drain);
+    }
+    let mut pause = Duration::from_millis(10);
+    loop {
+        if let Ok(stream) = TcpStream::connect(shared.config.addr).await {
+            if stream.set_nodelay(true).is_ok() {
+                return Some(stream);
+            }
+        }
+        if Instant::now() + pause > give_up {
+            return None;
+        }
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(Duration::from_secs(1));
+    }
 }
 
 /// Appends the request `<seq>:<body>\r\n` to `buf`.

@@ -54,6 +54,7 @@ fn closed(addr: std::net::SocketAddr) -> LoadConfig {
         pipeline: 8,
         rate: None,
         stop: Stop::Requests(700),
+        reconnect: None,
         drain_timeout: Duration::from_secs(5),
     }
 }
@@ -150,4 +151,95 @@ fn wrong_answers_fail_the_run() {
 fn rejects_workloads_the_server_cannot_answer() {
     let error = Workload::parse(b"# fine\n12345\n").err().unwrap();
     assert_eq!(error.line, 2);
+}
+
+/// Starts a server on `addr` (port 0 for any); its address and the channel
+/// and task that stop it.
+async fn start_server(
+    addr: std::net::SocketAddr,
+) -> (
+    std::net::SocketAddr,
+    oneshot::Sender<()>,
+    tokio::task::JoinHandle<std::io::Result<sudokit_server::server::ShutdownReport>>,
+) {
+    let server = Server::bind(Config {
+        listen: addr,
+        workers: 2,
+        ..Config::default()
+    })
+    .await
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(server.run(async move {
+        let _ = stopped.await;
+    }));
+    (addr, stop, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_server_loses_no_request_when_the_client_reconnects() {
+    let (addr, stop, task) = start_server("127.0.0.1:0".parse().unwrap()).await;
+    let workload = Workload::parse(WORKLOAD.as_bytes()).unwrap();
+    let config = LoadConfig {
+        stop: Stop::Duration(Duration::from_secs(3)),
+        reconnect: Some(Duration::from_secs(10)),
+        ..closed(addr)
+    };
+    let load = tokio::spawn(load::run(config, workload));
+    // Twice while the load runs: a graceful shutdown (what SIGTERM does),
+    // then a new server on the same port.
+    let (mut stop, mut task) = (stop, task);
+    for _ in 0..2 {
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        stop.send(()).unwrap();
+        task.await.unwrap().unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        (_, stop, task) = start_server(addr).await;
+    }
+    let report = tokio::time::timeout(Duration::from_secs(30), load)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    stop.send(()).unwrap();
+    task.await.unwrap().unwrap();
+    assert!(report.passed(), "{report}");
+    assert_eq!(report.errors, 0, "{report}");
+    assert!(
+        report.reconnects >= 4 * 2,
+        "every connection, twice: {report}"
+    );
+    assert_eq!(
+        report.ok, report.sent,
+        "every request answered right once: {report}"
+    );
+}
+
+#[tokio::test]
+async fn without_reconnect_a_lost_connection_counts_its_requests_as_errors() {
+    let (addr, stop, task) = start_server("127.0.0.1:0".parse().unwrap()).await;
+    let workload = Workload::parse(WORKLOAD.as_bytes()).unwrap();
+    let config = LoadConfig {
+        stop: Stop::Duration(Duration::from_secs(2)),
+        ..closed(addr)
+    };
+    let load = tokio::spawn(load::run(config, workload));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    stop.send(()).unwrap();
+    task.await.unwrap().unwrap();
+    let report = load.await.unwrap().unwrap();
+    assert!(!report.passed(), "{report}");
+    assert_eq!(report.reconnects, 0);
+    // The open loop refuses to reconnect: its schedule cannot survive it.
+    let refused = load::run(
+        LoadConfig {
+            rate: Some(100.0),
+            reconnect: Some(Duration::from_secs(1)),
+            ..closed(addr)
+        },
+        Workload::parse(WORKLOAD.as_bytes()).unwrap(),
+    )
+    .await;
+    assert!(refused.is_err());
 }

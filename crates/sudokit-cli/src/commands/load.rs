@@ -42,6 +42,12 @@ pub struct LoadArgs {
     /// Send for this many seconds instead of a number of requests.
     #[arg(long, value_name = "S")]
     pub duration: Option<f64>,
+    /// When a connection closes or fails (a server restarting behind a
+    /// load balancer), connect again for up to this many seconds and send
+    /// again the requests it had in flight; the report counts them
+    /// (closed loop only). Default: a lost connection's requests are errors.
+    #[arg(long, value_name = "S")]
+    pub reconnect: Option<f64>,
     /// Client I/O threads.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub io_threads: usize,
@@ -50,13 +56,15 @@ pub struct LoadArgs {
 }
 
 /// The fields of the run's one record, after the common ones.
-const FIELDS: [&str; 13] = [
+const FIELDS: [&str; 15] = [
     "sent",
     "ok",
     "wrong",
     "busy",
     "timeouts",
     "errors",
+    "resent",
+    "reconnects",
     "seconds",
     "requests_per_second",
     "latency_us_min",
@@ -112,6 +120,11 @@ pub fn run(args: &LoadArgs) -> anyhow::Result<ExitCode> {
         rate: args.rate,
         stop,
         drain_timeout: Duration::from_secs(30),
+        reconnect: args
+            .reconnect
+            .map(Duration::try_from_secs_f64)
+            .transpose()
+            .map_err(|_| anyhow::anyhow!("--reconnect must be a number of seconds"))?,
     };
     let report = load::run_blocking(config, workload, args.io_threads)?;
     for sample in &report.samples {
@@ -151,6 +164,8 @@ fn record(report: &Report) -> Record<'static> {
             ("busy", report.busy.into()),
             ("timeouts", report.timeouts.into()),
             ("errors", report.errors.into()),
+            ("resent", report.resent.into()),
+            ("reconnects", report.reconnects.into()),
             ("seconds", report.elapsed.as_secs_f64().into()),
             ("requests_per_second", report.rate().into()),
             ("latency_us_min", us(report.latency.min())),
