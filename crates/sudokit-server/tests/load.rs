@@ -24,18 +24,11 @@ async fn drive(
     config: impl FnOnce(std::net::SocketAddr) -> LoadConfig,
     server: Config,
 ) -> load::Report {
-    let server = Server::bind(Config {
+    let (addr, stop, task) = start_server(Config {
         listen: "127.0.0.1:0".parse().unwrap(),
-        workers: 2,
         ..server
     })
-    .await
-    .unwrap();
-    let addr = server.local_addr().unwrap();
-    let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(server.run(async move {
-        let _ = stopped.await;
-    }));
+    .await;
     let workload = Workload::parse(WORKLOAD.as_bytes()).unwrap();
     assert_eq!(workload.len(), 7);
     let report = tokio::time::timeout(Duration::from_secs(20), load::run(config(addr), workload))
@@ -153,19 +146,18 @@ fn rejects_workloads_the_server_cannot_answer() {
     assert_eq!(error.line, 2);
 }
 
-/// Starts a server on `addr` (port 0 for any); its address and the channel
-/// and task that stop it.
+/// Starts a server of `config` with 2 workers; its address and the
+/// channel and task that stop it.
 async fn start_server(
-    addr: std::net::SocketAddr,
+    config: Config,
 ) -> (
     std::net::SocketAddr,
     oneshot::Sender<()>,
     tokio::task::JoinHandle<std::io::Result<sudokit_server::server::ShutdownReport>>,
 ) {
     let server = Server::bind(Config {
-        listen: addr,
         workers: 2,
-        ..Config::default()
+        ..config
     })
     .await
     .unwrap();
@@ -177,9 +169,17 @@ async fn start_server(
     (addr, stop, task)
 }
 
+/// A server's configuration listening on `addr` (port 0 for any).
+fn on(addr: std::net::SocketAddr) -> Config {
+    Config {
+        listen: addr,
+        ..Config::default()
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restarted_server_loses_no_request_when_the_client_reconnects() {
-    let (addr, stop, task) = start_server("127.0.0.1:0".parse().unwrap()).await;
+    let (addr, stop, task) = start_server(on("127.0.0.1:0".parse().unwrap())).await;
     let workload = Workload::parse(WORKLOAD.as_bytes()).unwrap();
     let config = LoadConfig {
         stop: Stop::Duration(Duration::from_secs(3)),
@@ -195,7 +195,7 @@ async fn a_restarted_server_loses_no_request_when_the_client_reconnects() {
         stop.send(()).unwrap();
         task.await.unwrap().unwrap();
         tokio::time::sleep(Duration::from_millis(100)).await;
-        (_, stop, task) = start_server(addr).await;
+        (_, stop, task) = start_server(on(addr)).await;
     }
     let report = tokio::time::timeout(Duration::from_secs(30), load)
         .await
@@ -218,7 +218,7 @@ async fn a_restarted_server_loses_no_request_when_the_client_reconnects() {
 
 #[tokio::test]
 async fn without_reconnect_a_lost_connection_counts_its_requests_as_errors() {
-    let (addr, stop, task) = start_server("127.0.0.1:0".parse().unwrap()).await;
+    let (addr, stop, task) = start_server(on("127.0.0.1:0".parse().unwrap())).await;
     let workload = Workload::parse(WORKLOAD.as_bytes()).unwrap();
     let config = LoadConfig {
         stop: Stop::Duration(Duration::from_secs(2)),

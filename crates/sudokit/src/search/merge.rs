@@ -192,7 +192,7 @@ pub fn merge(files: &[ShardFiles]) -> Result<Merged, MergeError> {
         }
         shards.push((c, f));
     }
-    let count = shard_count(&shards[0].0);
+    let count = shard_of(&shards[0].0).1;
     let missing: Vec<String> = (1..=count)
         .map(|i| format!("{i}/{count}"))
         .filter(|name| shards.iter().all(|(c, _)| &c.hunt.shard != name))
@@ -200,7 +200,7 @@ pub fn merge(files: &[ShardFiles]) -> Result<Merged, MergeError> {
     if !missing.is_empty() {
         return Err(MergeError::Missing { missing, count });
     }
-    shards.sort_by_key(|(c, _)| shard_index(c));
+    shards.sort_by_key(|(c, _)| shard_of(c).0);
     let mut seen = HashSet::new();
     let mut finds = Vec::new();
     let mut read = 0;
@@ -250,20 +250,8 @@ pub fn merge(files: &[ShardFiles]) -> Result<Merged, MergeError> {
     })
 }
 
-/// The `N` of a checkpoint's shard `I/N`.
-fn shard_count(c: &Checkpoint) -> u64 {
-    c.hunt
-        .shard
-        .split_once('/')
-        .and_then(|(_, n)| n.parse().ok())
-        .unwrap_or(1)
-}
-
-/// The `I` of a checkpoint's shard `I/N`.
-fn shard_index(c: &Checkpoint) -> u64 {
-    c.hunt
-        .shard
-        .split_once('/')
-        .and_then(|(i, _)| i.parse().ok())
-        .unwrap_or(0)
+/// The `I` and `N` of a checkpoint's shard `I/N`.
+fn shard_of(c: &Checkpoint) -> (u64, u64) {
+    let (i, n) = c.hunt.shard.split_once('/').unwrap_or(("1", "1"));
+    (i.parse().unwrap_or(0), n.parse().unwrap_or(1))
 }

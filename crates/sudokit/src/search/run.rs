@@ -629,18 +629,7 @@ impl<'a> Hunt<'a> {
             }
             done += batch.len() as u64;
             size = options.batch.next(batch.len(), batch_started.elapsed());
-            let (out_len, out_digest) = {
-                let sink = sink.lock().unwrap_or_else(|e| e.into_inner());
-                sink.settle().map_err(io_at(out))?
-            };
-            let record = Checkpoint {
-                hunt: self.id.clone(),
-                done,
-                out_len,
-                out_digest,
-                stats,
-            };
-            record.save(checkpoint).map_err(io_at(checkpoint))?;
+            save_checkpoint(&self.id, out, checkpoint, &sink, done, stats)?;
             *live.lock().unwrap_or_else(|e| e.into_inner()) = (done, stats);
             progress(&Progress {
                 done,
@@ -654,21 +643,35 @@ impl<'a> Hunt<'a> {
         // Complete: the checkpoint says so (every unit done), written under
         // the lock (the sink owns the file) even when no batch ran, as for
         // a shard without units or one resumed complete.
-        let (out_len, out_digest) = {
-            let sink = sink.lock().unwrap_or_else(|e| e.into_inner());
-            sink.settle().map_err(io_at(out))?
-        };
-        let complete = Checkpoint {
-            hunt: self.id.clone(),
-            done,
-            out_len,
-            out_digest,
-            stats,
-        };
-        complete.save(checkpoint).map_err(io_at(checkpoint))?;
+        save_checkpoint(&self.id, out, checkpoint, &sink, done, stats)?;
         drop(sink);
         Ok(stats)
     }
+}
+
+/// Makes the out file `out` durable and records, in `checkpoint`, that
+/// hunt `id` has done `done` units with `stats`, with the out file's length
+/// and digest.
+fn save_checkpoint(
+    id: &HuntId,
+    out: &Path,
+    checkpoint: &Path,
+    sink: &Mutex<Sink>,
+    done: u64,
+    stats: Stats,
+) -> Result<(), HuntError> {
+    let (out_len, out_digest) = {
+        let sink = sink.lock().unwrap_or_else(|e| e.into_inner());
+        sink.settle().map_err(io_at(out))?
+    };
+    let record = Checkpoint {
+        hunt: id.clone(),
+        done,
+        out_len,
+        out_digest,
+        stats,
+    };
+    record.save(checkpoint).map_err(io_at(checkpoint))
 }
 
 /// Runs (or, with `resume`, continues) a hunt over `seeds`, appending new
