@@ -218,7 +218,9 @@ pub struct TechniqueArgs {
     /// Explainer's, in its order: its ER/EP/ED; `rate`'s default), `human`
     /// (every technique, easiest first; `hint`'s and `explain`'s default), or
     /// a comma-separated list of technique names (`hidden-single,naked-single`
-    /// solves with singles only).
+    /// solves with singles only). On variants the variant logic engine uses
+    /// its own techniques, easiest first, for `explainer` and `human`, and
+    /// those of a list that it has (`cage` and `leftovers` are its own).
     #[arg(long, value_name = "SET", value_parser = parse_technique_set)]
     pub techniques: Option<TechniqueSet>,
 }
