@@ -47,38 +47,51 @@ pub(crate) fn equivalences(tables: &Constraints) -> Vec<Equivalence> {
     if regions.len() < n {
         return found;
     }
+    // Each cell's region (its index in `regions`).
+    let mut region_of = vec![0usize; n * n];
+    for (r, &h) in regions.iter().enumerate() {
+        for &c in tables.house(h) {
+            region_of[usize::from(c)] = r;
+        }
+    }
+    let mut shared = vec![0usize; regions.len()];
     for by_rows in [true, false] {
         let word = if by_rows { "rows" } else { "columns" };
+        // The cells of line `line`.
+        let line_cells =
+            |line: usize| (0..n).map(move |j| if by_rows { line * n + j } else { j * n + line });
         for k in 1..n {
             for first in 0..=n - k {
-                let in_lines = |c: usize| {
-                    let line = if by_rows { c / n } else { c % n };
-                    (first..first + k).contains(&line)
-                };
-                let mut overlap: Vec<(usize, usize)> = regions
+                let lines = first..first + k;
+                let in_lines = |c: usize| lines.contains(&if by_rows { c / n } else { c % n });
+                shared.fill(0);
+                for c in lines.clone().flat_map(line_cells) {
+                    shared[region_of[c]] += 1;
+                }
+                let mut overlap: Vec<(usize, usize)> = shared
                     .iter()
-                    .map(|&h| {
-                        let shared = tables
-                            .house(h)
-                            .iter()
-                            .filter(|&&c| in_lines(usize::from(c)));
-                        (shared.count(), h)
-                    })
+                    .enumerate()
+                    .map(|(r, &count)| (count, r))
                     .collect();
                 overlap.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-                let mut chosen: Vec<usize> = overlap[..k].iter().map(|&(_, h)| h).collect();
-                chosen.sort_unstable();
-                let in_chosen = |c: usize| {
-                    chosen
-                        .iter()
-                        .any(|&h| tables.house(h).contains(&(c as u16)))
-                };
-                let inside: Vec<usize> = (0..n * n)
-                    .filter(|&c| in_lines(c) && !in_chosen(c))
+                let mut chosen = vec![false; regions.len()];
+                for &(_, r) in &overlap[..k] {
+                    chosen[r] = true;
+                }
+                let inside: Vec<usize> = lines
+                    .clone()
+                    .flat_map(line_cells)
+                    .filter(|&c| !chosen[region_of[c]])
                     .collect();
                 if inside.is_empty() || inside.len() > MAX_SIDE {
                     continue;
                 }
+                let mut inside = inside;
+                inside.sort_unstable();
+                let chosen: Vec<usize> = (0..regions.len())
+                    .filter(|&r| chosen[r])
+                    .map(|r| regions[r])
+                    .collect();
                 let outside: Vec<usize> = chosen
                     .iter()
                     .flat_map(|&h| tables.house(h).iter().map(|&c| usize::from(c)))
