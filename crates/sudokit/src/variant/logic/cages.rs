@@ -25,20 +25,9 @@ const SHOWN_COMBINATIONS: usize = 6;
 /// Steps from every sum: the cages, then the leftovers.
 pub(super) fn find(grid: &VariantGrid, sink: &mut Sink<'_>) -> ControlFlow<()> {
     for sum in grid.tables().sums() {
-        if sum.cells.iter().all(|&c| grid.value(usize::from(c)) != 0) {
+        let Some((feasible, allowed)) = open_sets(grid, sum) else {
             continue;
-        }
-        // The feasible digit sets, and what each cell can take in them.
-        let mut feasible = Vec::new();
-        let mut allowed = vec![0u64; sum.cells.len()];
-        for &combo in &sum.combos {
-            if let Some(takes) = assignments(grid, &sum.cells, combo) {
-                feasible.push(combo);
-                for (a, t) in allowed.iter_mut().zip(takes) {
-                    *a |= t;
-                }
-            }
-        }
+        };
         if feasible.is_empty() {
             continue;
         }
@@ -58,17 +47,9 @@ pub(super) fn find(grid: &VariantGrid, sink: &mut Sink<'_>) -> ControlFlow<()> {
 pub(super) fn restrict_all(grid: &mut VariantGrid) -> bool {
     let mut eliminations = Vec::new();
     for sum in grid.tables().sums() {
-        if sum.cells.iter().all(|&c| grid.value(usize::from(c)) != 0) {
+        let Some((_, allowed)) = open_sets(grid, sum) else {
             continue;
-        }
-        let mut allowed = vec![0u64; sum.cells.len()];
-        for &combo in &sum.combos {
-            if let Some(takes) = assignments(grid, &sum.cells, combo) {
-                for (a, t) in allowed.iter_mut().zip(takes) {
-                    *a |= t;
-                }
-            }
-        }
+        };
         for (&c, &a) in sum.cells.iter().zip(&allowed) {
             let c = usize::from(c);
             if grid.value(c) == 0 && grid.mask(c) & !a != 0 {
@@ -80,6 +61,26 @@ pub(super) fn restrict_all(grid: &mut VariantGrid) -> bool {
         grid.keep_only(cell, allowed);
     }
     !eliminations.is_empty()
+}
+
+/// For a sum with an empty cell: its digit sets the cells can still hold,
+/// and for each cell the digits those sets let it take; `None` when every
+/// cell is filled.
+fn open_sets(grid: &VariantGrid, sum: &CageTable) -> Option<(Vec<u64>, Vec<u64>)> {
+    if sum.cells.iter().all(|&c| grid.value(usize::from(c)) != 0) {
+        return None;
+    }
+    let mut feasible = Vec::new();
+    let mut allowed = vec![0u64; sum.cells.len()];
+    for &combo in &sum.combos {
+        if let Some(takes) = assignments(grid, &sum.cells, combo) {
+            feasible.push(combo);
+            for (a, t) in allowed.iter_mut().zip(takes) {
+                *a |= t;
+            }
+        }
+    }
+    Some((feasible, allowed))
 }
 
 /// For each cell, the digits it can take when the cells hold the digits of
