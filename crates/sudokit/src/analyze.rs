@@ -23,6 +23,7 @@ use crate::budget::Budget;
 use crate::grid::InputError;
 use crate::lines::{LineReader, TooLong, DEFAULT_MAX_LINE};
 use crate::parse::{classify, AlphabetError, Format, FormatError, FormatSpec, Line, ParseError};
+use crate::shard::Stripes;
 use crate::solver::choice::EngineChoice;
 use crate::solver::{check_input, Solver, Status};
 use crate::variant::{text::apply_fields, text::has_layout_fields, Layout, LayoutError, Rules};
@@ -66,6 +67,54 @@ pub struct AnalyzeOptions {
     /// case is about a millisecond, never gives up; the engines of other
     /// shapes check their budget as they search.
     pub timeout: Option<Duration>,
+    /// How puzzles are numbered and which of them are analysed: all of
+    /// them, or one slice of a sharded run, or those after a resumed run's
+    /// checkpoint.
+    pub numbering: Numbering,
+}
+
+/// How a stream's puzzles are numbered, and which are analysed. Every
+/// puzzle line (an invalid one too) takes the next number; those not
+/// analysed get no verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Numbering {
+    /// Puzzles of the run before this stream (in earlier sources): the
+    /// stream's first puzzle is number `before + 1`.
+    pub before: u64,
+    /// The slice of the run analysed: puzzle `k` is when the stripes own
+    /// item `k − 1` (see [`Stripes`]).
+    pub stripes: Stripes,
+    /// Puzzles `1..=skip` are passed over: a resumed run has their
+    /// verdicts.
+    pub skip: u64,
+}
+
+impl Numbering {
+    /// Every puzzle, numbered from 1.
+    pub fn all() -> Numbering {
+        Numbering {
+            before: 0,
+            stripes: Stripes::whole(),
+            skip: 0,
+        }
+    }
+
+    /// Whether puzzle `number` (1-based, of the whole run) is analysed.
+    pub fn wants(&self, number: u64) -> bool {
+        number > self.skip && self.stripes.owns(number - 1)
+    }
+
+    /// Whether every puzzle is analysed.
+    fn takes_all(&self) -> bool {
+        self.skip <= self.before && self.stripes.shard().is_whole()
+    }
+}
+
+impl Default for Numbering {
+    /// [`Numbering::all`].
+    fn default() -> Self {
+        Numbering::all()
+    }
 }
 
 impl Default for AnalyzeOptions {
@@ -82,6 +131,7 @@ impl Default for AnalyzeOptions {
             max_line: DEFAULT_MAX_LINE,
             limit: 2,
             timeout: None,
+            numbering: Numbering::all(),
         }
     }
 }
@@ -110,6 +160,9 @@ pub struct Analysis {
 /// The answer for one puzzle line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict<'a> {
+    /// The puzzle's number in the run (1-based, counting the puzzle lines
+    /// of earlier sources, see [`Numbering::before`]).
+    pub number: u64,
     /// Physical line number (1-based, counting skipped lines too).
     pub line: u64,
     /// The line's `id:`, if any.
@@ -126,9 +179,19 @@ pub struct Verdict<'a> {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Verdicts<'a> {
     runs: Vec<Vec<Verdict<'a>>>,
+    /// Puzzle numbers handed out through the end of the block.
+    passed: u64,
 }
 
 impl<'a> Verdicts<'a> {
+    /// The number of the block's last puzzle line, analysed or not (that
+    /// of an earlier block when it has none): every puzzle up to it has
+    /// had its verdict, in this block or before. A resumed run goes on
+    /// after it.
+    pub fn passed(&self) -> u64 {
+        self.passed
+    }
+
     /// The runs, in input order.
     pub fn runs(&self) -> &[Vec<Verdict<'a>>] {
         &self.runs
@@ -184,6 +247,9 @@ pub struct Summary {
     pub compute_time: Duration,
     /// Time spent in the caller's sink (writing output).
     pub write_time: Duration,
+    /// The number of the stream's last puzzle line, analysed or not
+    /// ([`Numbering::before`] when it has none).
+    pub passed: u64,
 }
 
 impl Summary {
@@ -192,7 +258,8 @@ impl Summary {
         self.unique + self.none + self.multiple + self.invalid + self.timed_out
     }
 
-    fn add(&mut self, verdict: &Verdict<'_>) {
+    /// Counts one verdict under its status.
+    pub fn add(&mut self, verdict: &Verdict<'_>) {
         match &verdict.result {
             Ok(a) => match a.status {
                 Some(Status::Unique) => self.unique += 1,
@@ -349,12 +416,54 @@ fn after<'a>(raw: &'a [u8], cells: &[u8]) -> &'a [u8] {
     &raw[end.min(raw.len())..]
 }
 
-/// The verdicts of one piece of a block, with line numbers relative to the
-/// piece, and whether an `end` line stopped it.
+/// The verdicts of one piece of a block, with line and puzzle numbers
+/// relative to the piece, and whether an `end` line stopped it.
 struct PieceResult<'a> {
     verdicts: Vec<Verdict<'a>>,
     lines: u64,
+    /// Puzzle lines, analysed or not.
+    puzzles: u64,
     ended: bool,
+}
+
+/// Which puzzles of a piece are analysed: every one, or those whose number
+/// in the run (`base` plus their count in the piece) `numbering` wants.
+#[derive(Clone, Copy)]
+struct Pick {
+    base: u64,
+    numbering: Option<Numbering>,
+}
+
+impl Pick {
+    /// Every puzzle.
+    const ALL: Pick = Pick {
+        base: 0,
+        numbering: None,
+    };
+
+    /// Whether the piece's `nth` puzzle (1-based) is analysed.
+    fn wants(&self, nth: u64) -> bool {
+        self.numbering.is_none_or(|n| n.wants(self.base + nth))
+    }
+}
+
+/// The puzzle lines of `piece` (a line over `max_line` bytes counts: it
+/// gets an invalid verdict), and whether an `end` line stops it — what
+/// [`analyze_piece`] numbers, counted without analysing.
+fn count_puzzles(piece: &[u8], max_line: usize) -> (u64, bool) {
+    let mut puzzles = 0;
+    for raw in lines(piece) {
+        if raw.len() > max_line {
+            puzzles += 1;
+            continue;
+        }
+        match classify(raw) {
+            Line::Skip => {}
+            Line::End => return (puzzles, true),
+            Line::Puzzle { .. } => puzzles += 1,
+        }
+    }
+    (puzzles, false)
 }
 
 /// Analyses every line of `piece`, pushing the verdicts onto `verdicts`
@@ -364,6 +473,7 @@ fn analyze_piece<'a>(
     format: &Format,
     options: &AnalyzeOptions,
     engines: &mut Engines,
+    pick: Pick,
     mut verdicts: Vec<Verdict<'a>>,
 ) -> PieceResult<'a> {
     let cells = format.shape().cell_count();
@@ -373,6 +483,7 @@ fn analyze_piece<'a>(
     let mut result = PieceResult {
         verdicts,
         lines: 0,
+        puzzles: 0,
         ended: false,
     };
     let mut unreported_bytes = 0u64;
@@ -393,7 +504,12 @@ fn analyze_piece<'a>(
         // characters no alphabet has).
         let bare = raw.strip_suffix(b"\r").unwrap_or(raw);
         if bare.len() == cells && cells_fit && format.parse_into(bare, &mut givens).is_ok() {
+            result.puzzles += 1;
+            if !pick.wants(result.puzzles) {
+                continue;
+            }
             result.verdicts.push(Verdict {
+                number: result.puzzles,
                 line: result.lines,
                 id: None,
                 cells: bare,
@@ -407,9 +523,11 @@ fn analyze_piece<'a>(
             continue;
         }
         if raw.len() > options.max_line {
-            result
-                .verdicts
-                .push(too_long(result.lines, options.max_line));
+            result.puzzles += 1;
+            if pick.wants(result.puzzles) {
+                let verdict = too_long(result.puzzles, result.lines, options.max_line);
+                result.verdicts.push(verdict);
+            }
             continue;
         }
         match classify(raw) {
@@ -419,12 +537,17 @@ fn analyze_piece<'a>(
                 break;
             }
             Line::Puzzle { id, cells } => {
+                result.puzzles += 1;
+                if !pick.wants(result.puzzles) {
+                    continue;
+                }
                 let analysis = format.parse_into(cells, &mut givens).and_then(|()| {
                     let (solver, jigsaw) = engines.for_line(after(raw, cells))?;
                     let analysis = analyze_puzzle(solver, &givens, options, &mut scratch);
                     Ok(Analysis { jigsaw, ..analysis })
                 });
                 result.verdicts.push(Verdict {
+                    number: result.puzzles,
                     line: result.lines,
                     id,
                     cells,
@@ -441,29 +564,46 @@ fn analyze_piece<'a>(
 fn refuse_piece<'a>(
     piece: &'a [u8],
     error: &LayoutError,
+    max_line: usize,
+    pick: Pick,
     mut verdicts: Vec<Verdict<'a>>,
 ) -> PieceResult<'a> {
     let mut lines_seen = 0;
+    let mut puzzles = 0;
     let mut ended = false;
     for raw in lines(piece) {
         lines_seen += 1;
+        if raw.len() > max_line {
+            puzzles += 1;
+            if pick.wants(puzzles) {
+                verdicts.push(too_long(puzzles, lines_seen, max_line));
+            }
+            continue;
+        }
         match classify(raw) {
             Line::Skip => {}
             Line::End => {
                 ended = true;
                 break;
             }
-            Line::Puzzle { id, cells } => verdicts.push(Verdict {
-                line: lines_seen,
-                id,
-                cells,
-                result: Err(ParseError::Layout(error.clone())),
-            }),
+            Line::Puzzle { id, cells } => {
+                puzzles += 1;
+                if pick.wants(puzzles) {
+                    verdicts.push(Verdict {
+                        number: puzzles,
+                        line: lines_seen,
+                        id,
+                        cells,
+                        result: Err(ParseError::Layout(error.clone())),
+                    });
+                }
+            }
         }
     }
     PieceResult {
         verdicts,
         lines: lines_seen,
+        puzzles,
         ended,
     }
 }
@@ -478,9 +618,10 @@ fn relabel<'b>(mut run: Vec<Verdict<'_>>) -> Vec<Verdict<'b>> {
         .collect()
 }
 
-/// The verdict on line `line`, longer than `max` bytes.
-fn too_long(line: u64, max: usize) -> Verdict<'static> {
+/// The verdict on puzzle `number`, line `line`, longer than `max` bytes.
+fn too_long(number: u64, line: u64, max: usize) -> Verdict<'static> {
     Verdict {
+        number,
         line,
         id: None,
         cells: b"",
@@ -503,6 +644,41 @@ fn lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
         Some(line)
     })
     .filter(move |_| has_lines)
+}
+
+/// What each of `parts`, the pieces of a block whose first puzzle comes
+/// after `before`, analyses: every puzzle when `numbering` takes them all;
+/// else the pieces' puzzles are counted first (in parallel), so that each
+/// knows the numbers of its own.
+fn picks(parts: &[&[u8]], before: u64, numbering: &Numbering, max_line: usize) -> Vec<Pick> {
+    if numbering.takes_all() {
+        return vec![Pick::ALL; parts.len()];
+    }
+    let counts: Vec<(u64, bool)> = parts
+        .par_iter()
+        .map(|piece| count_puzzles(piece, max_line))
+        .collect();
+    let mut base = before;
+    let mut picks = Vec::with_capacity(parts.len());
+    for (puzzles, ended) in counts {
+        picks.push(Pick {
+            base,
+            numbering: Some(*numbering),
+        });
+        base += puzzles;
+        if ended {
+            // The pieces after an `end` line are not read.
+            break;
+        }
+    }
+    picks.resize(
+        parts.len(),
+        Pick {
+            base,
+            numbering: Some(*numbering),
+        },
+    );
+    picks
 }
 
 /// Cuts `block` into about `parts` pieces at line boundaries.
@@ -540,7 +716,9 @@ where
     let mut reader = LineReader::new(input, options.max_line);
     let mut summary = Summary::default();
     let mut format: Option<Format> = None;
+    let numbering = options.numbering;
     let mut line_base = 0u64;
+    let mut number_base = numbering.before;
     let mut bytes_done = 0u64;
     let threads = threads();
     // The runs of the last block, emptied, for the next block's pieces to
@@ -555,15 +733,20 @@ where
             Ok(block) => block,
             Err(TooLong { max }) => {
                 line_base += 1;
+                number_base += 1;
                 bytes_done = reader.consumed();
-                let verdict = too_long(line_base, max);
-                summary.add(&verdict);
+                let mut verdicts = Verdicts::default();
+                if numbering.wants(number_base) {
+                    let verdict = too_long(number_base, line_base, max);
+                    summary.add(&verdict);
+                    verdicts.push_run(vec![verdict]);
+                }
+                verdicts.passed = number_base;
                 if let Some(progress) = &options.progress {
                     progress.store(bytes_done, Ordering::Relaxed);
                 }
                 let started = Instant::now();
-                sink(format.as_ref(), &Verdicts::from(vec![verdict]))
-                    .map_err(AnalyzeError::Write)?;
+                sink(format.as_ref(), &verdicts).map_err(AnalyzeError::Write)?;
                 summary.write_time += started.elapsed();
                 continue;
             }
@@ -582,7 +765,10 @@ where
                 .map_or(block.len(), |p| pos + p);
             let next = (end + 1).min(block.len());
             if end - pos > options.max_line {
-                early.push(too_long(line_base + 1, options.max_line));
+                number_base += 1;
+                if numbering.wants(number_base) {
+                    early.push(too_long(number_base, line_base + 1, options.max_line));
+                }
                 line_base += 1;
                 pos = next;
                 continue;
@@ -606,12 +792,18 @@ where
                             error: e,
                         })
                     }
-                    Err(FormatError::Line(error)) => early.push(Verdict {
-                        line: line_base + 1,
-                        id,
-                        cells,
-                        result: Err(error),
-                    }),
+                    Err(FormatError::Line(error)) => {
+                        number_base += 1;
+                        if numbering.wants(number_base) {
+                            early.push(Verdict {
+                                number: number_base,
+                                line: line_base + 1,
+                                id,
+                                cells,
+                                result: Err(error),
+                            });
+                        }
+                    }
                 },
             }
             line_base += 1;
@@ -620,26 +812,32 @@ where
         let rest = &block[pos..];
         let mut verdicts = Verdicts::from(early);
         if let (Some(format), false) = (&format, ended) {
-            let parts: Vec<_> = pieces(rest, threads * PIECES_PER_THREAD)
+            let parts = pieces(rest, threads * PIECES_PER_THREAD);
+            let picks = picks(&parts, number_base, &numbering, options.max_line);
+            let parts: Vec<_> = parts
                 .into_iter()
-                .map(|piece| (piece, spare.pop().map_or_else(Vec::new, relabel)))
+                .zip(picks)
+                .map(|(piece, pick)| (piece, pick, spare.pop().map_or_else(Vec::new, relabel)))
                 .collect();
+            let max_line = options.max_line;
             let results: Vec<PieceResult<'_>> = parts
                 .into_par_iter()
                 .map_init(
                     || Engines::new(format, options),
-                    |engines, (piece, room)| match engines {
-                        Ok(engines) => analyze_piece(piece, format, options, engines, room),
-                        Err(e) => refuse_piece(piece, e, room),
+                    |engines, (piece, pick, room)| match engines {
+                        Ok(engines) => analyze_piece(piece, format, options, engines, pick, room),
+                        Err(e) => refuse_piece(piece, e, max_line, pick, room),
                     },
                 )
                 .collect();
             for mut piece in results {
                 for verdict in &mut piece.verdicts {
                     verdict.line += line_base;
+                    verdict.number += number_base;
                 }
                 verdicts.push_run(piece.verdicts);
                 line_base += piece.lines;
+                number_base += piece.puzzles;
                 if piece.ended {
                     ended = true;
                     break;
@@ -652,6 +850,7 @@ where
             progress.store(bytes_done, Ordering::Relaxed);
         }
 
+        verdicts.passed = number_base;
         verdicts.iter().for_each(|v| summary.add(v));
         let started = Instant::now();
         sink(format.as_ref(), &verdicts).map_err(AnalyzeError::Write)?;
@@ -661,6 +860,7 @@ where
             break;
         }
     }
+    summary.passed = number_base;
     Ok(summary)
 }
 

@@ -156,6 +156,7 @@ pub mod parse;
 pub mod rows;
 #[cfg(all(feature = "parallel", feature = "serde"))]
 pub mod search;
+pub mod shard;
 pub mod slide;
 mod solve;
 pub mod solver;

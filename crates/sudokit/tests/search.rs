@@ -15,7 +15,7 @@ use sudokit::analyze::is_minimal;
 use sudokit::canon::canonical_form;
 use sudokit::generate::{GenerateOptions, Generator};
 use sudokit::grid::Shape;
-use sudokit::search::merge::{merge, Merged, ShardFiles};
+use sudokit::shard::merge::{merge, Merged, ShardFiles};
 use sudokit::search::{
     neighbourhood, removals, run, unit_neighbours, Batch, HuntOptions, Shard, Stats,
 };
@@ -629,7 +629,7 @@ fn merge_refuses_a_missing_unfinished_foreign_changed_or_repeated_shard() {
     std::fs::create_dir_all(dir.join("other")).unwrap();
     let other = sharded(&minimal_seeds(6, 2), &dir.join("other"), 3);
     let err = message(&[files[0].clone(), other[1].clone(), files[2].clone()]);
-    assert!(err.contains("not of the same hunt"), "{err}");
+    assert!(err.contains("not of the same run"), "{err}");
     // A shard never run.
     let never = ShardFiles::new(&dir.join("never"));
     let err = message(&[files[0].clone(), never, files[2].clone()]);

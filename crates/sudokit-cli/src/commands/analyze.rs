@@ -2,6 +2,7 @@
 //! puzzle (SPEC §2), in English, in the challenge's Chinese, or as records
 //! (JSON lines, CSV).
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -10,15 +11,18 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde_json::Value;
-use sudokit::analyze::{AnalyzeOptions, Summary, Verdict, Verdicts};
+use anyhow::Context;
+use sudokit::analyze::{AnalyzeOptions, Numbering, Summary, Verdict, Verdicts};
 use sudokit::parse::Format;
+use sudokit::shard::records::RecordsOut;
 use sudokit::solver::Status;
 
-use super::input::{analyze_sources, locate, InputArgs};
+use super::input::{analyze_sources, locate, InputArgs, Source};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
 use super::progress::{self, with_bar, Meter};
+use super::record_out::RecordOutArgs;
 use super::{
     push_number, status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs,
     VariantArgs,
@@ -44,6 +48,8 @@ pub struct AnalyzeArgs {
     pub lang: Lang,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub record: RecordOutArgs,
     #[command(flatten)]
     pub timeout: TimeoutArgs,
     /// Also say whether each unique puzzle is minimal (every clue needed).
@@ -100,13 +106,12 @@ const CHINESE: Wording = Wording {
 /// The command's own fields, after the common ones.
 const FIELDS: [&str; 3] = ["solution", "clues", "minimal"];
 
-/// Writes verdicts as they come, numbering puzzles across blocks and
-/// sources.
+/// Writes verdicts as they come, to standard output or to an out file.
 struct Printer {
     output: OutputFormat,
     words: &'static Wording,
-    /// Puzzles printed so far (the next one is `printed + 1`).
-    printed: u64,
+    /// The out file (`--out`), else standard output.
+    records: Option<RecordsOut>,
     /// The CSV columns.
     columns: Vec<&'static str>,
     /// Output buffers of the last block, emptied, for the next one: fresh
@@ -123,19 +128,20 @@ impl Printer {
         format: Option<&Format>,
         verdicts: &Verdicts<'_>,
     ) -> io::Result<()> {
-        let mut starts = Vec::with_capacity(verdicts.runs().len());
-        for run in verdicts.runs() {
-            starts.push((self.printed + 1, self.spare.pop().unwrap_or_default()));
-            self.printed += run.len() as u64;
-        }
+        let rooms: Vec<Vec<u8>> = verdicts
+            .runs()
+            .iter()
+            .map(|_| self.spare.pop().unwrap_or_default())
+            .collect();
         let this = &*self;
         let chunks: Vec<Vec<u8>> = verdicts
             .runs()
             .par_iter()
-            .zip(starts)
-            .map(|(run, (first, mut out))| {
+            .zip(rooms)
+            .map(|(run, mut out)| {
                 out.reserve(run.len() * 48);
-                for (number, verdict) in (first..).zip(run) {
+                for verdict in run {
+                    let number = verdict.number;
                     if this.output == OutputFormat::Text {
                         write_text(&mut out, this.words, number, verdict);
                     } else {
@@ -149,14 +155,61 @@ impl Printer {
                 out
             })
             .collect();
-        let mut stdout = io::stdout().lock();
+        match &mut self.records {
+            None => {
+                let mut stdout = io::stdout().lock();
+                for chunk in &chunks {
+                    stdout.write_all(chunk)?;
+                }
+                stdout.flush()?;
+            }
+            Some(records) => {
+                let mut counts = Summary::default();
+                verdicts.iter().for_each(|v| counts.add(v));
+                let lines = verdicts.iter().count() as u64;
+                records.append(&chunks.concat(), lines, verdicts.passed(), &counted(&counts))?;
+            }
+        }
         for mut chunk in chunks {
-            stdout.write_all(&chunk)?;
             chunk.clear();
             self.spare.push(chunk);
         }
-        stdout.flush()
+        Ok(())
     }
+
+    /// Writes the output's header (the CSV header line; text and JSON
+    /// lines have none).
+    fn header(&mut self) -> io::Result<()> {
+        let mut header = Vec::new();
+        if self.output == OutputFormat::Csv {
+            write_csv_header(&self.columns, &mut header);
+        }
+        match &mut self.records {
+            None => io::stdout().lock().write_all(&header),
+            Some(records) => records.header(&header),
+        }
+    }
+}
+
+/// The counts an out file's checkpoint keeps, by name.
+fn counted(summary: &Summary) -> [(&'static str, u64); 5] {
+    [
+        ("unique", summary.unique),
+        ("none", summary.none),
+        ("multiple", summary.multiple),
+        ("invalid", summary.invalid),
+        ("timed_out", summary.timed_out),
+    ]
+}
+
+/// The counts of an out file's checkpoint, back in a summary.
+fn from_counts(counts: &BTreeMap<String, u64>, summary: &mut Summary) {
+    let count = |name: &str| counts.get(name).copied().unwrap_or(0);
+    summary.unique = count("unique");
+    summary.none = count("none");
+    summary.multiple = count("multiple");
+    summary.invalid = count("invalid");
+    summary.timed_out = count("timed_out");
 }
 
 /// One sentence: `[id:]Puzzle # N has …`.
@@ -236,6 +289,13 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let spec = args.format.spec();
     let sources = args.input.open(&spec)?;
+    let records = match &args.record.out {
+        Some(_) => {
+            let (what, identity) = identity(args, &sources)?;
+            args.record.open("analyze", what, &identity, args.quiet)?
+        }
+        None => None,
+    };
     let total_bytes = sources.iter().map(|s| s.size).sum::<Option<u64>>();
     let show_progress = progress::wanted(args.quiet);
     let progress = Bytes::default();
@@ -250,6 +310,11 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         max_line: args.lines.max_line,
         timeout: args.timeout.timeout,
         limit: 2,
+        numbering: Numbering {
+            before: 0,
+            stripes: args.record.stripes(),
+            skip: records.as_ref().map_or(0, RecordsOut::items_passed),
+        },
     };
     let mut printer = Printer {
         output,
@@ -258,37 +323,85 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         } else {
             &ENGLISH
         },
-        printed: 0,
+        records,
         columns: csv_columns(&FIELDS),
         spare: Vec::new(),
     };
-    if output == OutputFormat::Csv {
-        let mut header = Vec::new();
-        write_csv_header(&printer.columns, &mut header);
-        io::stdout().lock().write_all(&header)?;
-    }
-    let meter = Meter {
-        with_total: "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-        without_total: "{spinner} {bytes} analysed, {bytes_per_sec}",
-        position: &|| progress.bytes(),
-        total: &|| total_bytes,
+    let complete = printer.records.as_ref().is_some_and(RecordsOut::is_complete);
+    let mut summary = if complete {
+        Summary::default()
+    } else {
+        printer.header()?;
+        let meter = Meter {
+            with_total: "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+            without_total: "{spinner} {bytes} analysed, {bytes_per_sec}",
+            position: &|| progress.bytes(),
+            total: &|| total_bytes,
+        };
+        with_bar(show_progress, &meter, || {
+            analyze_sources(
+                sources,
+                &options,
+                |source, format, verdicts| printer.write(source, format, verdicts),
+                || progress.source_done(),
+            )
+        })?
     };
-    let summary = with_bar(show_progress, &meter, || {
-        analyze_sources(
-            sources,
-            &options,
-            |source, format, verdicts| printer.write(source, format, verdicts),
-            || progress.source_done(),
-        )
-    })?;
+    // Puzzles analysed by this run, for its rate.
+    let analysed = summary.puzzles();
+    if let Some(records) = printer.records.take() {
+        let path = records.path().display().to_string();
+        let finished = match complete {
+            true => records.counts().clone(),
+            false => records
+                .finish(summary.passed)
+                .with_context(|| format!("writing {path}"))?
+                .counts,
+        };
+        // The whole run's counts, those before a resume included.
+        from_counts(&finished, &mut summary);
+    }
     if !args.quiet {
-        print_summary(&summary, args.lang, threads, started.elapsed());
+        print_summary(&summary, analysed, args.lang, threads, started.elapsed());
     }
     Ok(if summary.invalid + summary.timed_out > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The run in words and the bytes that identify it for its checkpoint:
+/// each source's name and digest (so that a resumed run refuses an input
+/// that changed), and every option that changes what is written.
+fn identity(args: &AnalyzeArgs, sources: &[Source]) -> anyhow::Result<(String, Vec<u8>)> {
+    let mut identity = format!(
+        "box={:?} symbols={:?} variant={} format={:?} lang={:?} minimal={} max_line={} timeout={:?}",
+        args.format.shape,
+        args.format.symbols,
+        args.variant.variant,
+        args.output.format,
+        args.lang,
+        args.minimal,
+        args.lines.max_line,
+        args.timeout.timeout,
+    );
+    for source in sources {
+        match source.digest()? {
+            Some(digest) => identity += &format!("\n{} {digest:016x}", source.name),
+            None if args.record.needs_replay() => anyhow::bail!(
+                "{}: standard input, a pipe or a device cannot be read again; \
+                 --shard and --resume need the input in files",
+                source.name
+            ),
+            None => identity += &format!("\n{} once", source.name),
+        }
+    }
+    let what = match sources {
+        [one] => one.name.clone(),
+        many => format!("{} sources ({} …)", many.len(), many[0].name),
+    };
+    Ok((what, identity.into_bytes()))
 }
 
 /// Bytes analysed so far: those of the sources finished, and the current
@@ -312,8 +425,11 @@ impl Bytes {
     }
 }
 
-fn print_summary(summary: &Summary, lang: Lang, threads: usize, wall: Duration) {
-    let rate = summary.puzzles() as f64 / wall.as_secs_f64().max(1e-9);
+/// The summary on standard error: counts (of the whole run, a resumed
+/// one's earlier part included), times, and the rate of this run's
+/// `analysed` puzzles.
+fn print_summary(summary: &Summary, analysed: u64, lang: Lang, threads: usize, wall: Duration) {
+    let rate = analysed as f64 / wall.as_secs_f64().max(1e-9);
     let (read, compute, write, total) = (
         summary.read_time.as_secs_f64(),
         summary.compute_time.as_secs_f64(),

@@ -24,6 +24,7 @@ use sudokit::grid::{Puzzle, Shape};
 use sudokit::lines::{Item, LineReader};
 use sudokit::parse::{classify, Format, FormatError, FormatSpec, Line, ParseError};
 use sudokit::rows::RowsReader;
+use sudokit::search::digest::Fnv1a;
 use sudokit::variant::fpuzzles::{self, looks_like_fpuzzles};
 use sudokit::variant::text::{self, has_layout_fields};
 use sudokit::variant::{Layout, LayoutError, Rules};
@@ -50,6 +51,18 @@ pub struct Source {
     /// Its length in bytes, when it is a regular file (for a progress bar).
     pub size: Option<u64>,
     reader: Box<dyn Read + Send>,
+    /// How to read it again, for its digest.
+    again: Again,
+}
+
+/// How a source can be read a second time.
+enum Again {
+    /// A regular file: opened again by its path.
+    File(std::path::PathBuf),
+    /// A puzzle given as an argument: its text.
+    Text(String),
+    /// Standard input, a FIFO or a device: its bytes are gone once read.
+    Never,
 }
 
 impl Source {
@@ -59,7 +72,32 @@ impl Source {
             name: "-".to_string(),
             size: None,
             reader: Box::new(io::stdin()),
+            again: Again::Never,
         }
+    }
+
+    /// The FNV-1a digest of the source's bytes, read again from the start
+    /// (so that a resumed run can tell that its input has not changed);
+    /// `None` for standard input, a FIFO or a device, which cannot be read
+    /// twice.
+    pub fn digest(&self) -> anyhow::Result<Option<u64>> {
+        let mut digest = Fnv1a::new();
+        match &self.again {
+            Again::Never => return Ok(None),
+            Again::Text(text) => digest.update(text.as_bytes()),
+            Again::File(path) => {
+                let cannot = |e: io::Error| anyhow::anyhow!("cannot read {}: {e}", self.name);
+                let mut file = File::open(path).map_err(cannot)?;
+                let mut buffer = vec![0; 1 << 16];
+                loop {
+                    match file.read(&mut buffer).map_err(cannot)? {
+                        0 => break,
+                        n => digest.update(&buffer[..n]),
+                    }
+                }
+            }
+        }
+        Ok(Some(digest.value()))
     }
 
     /// The source's text, with grids over several lines joined into one line
@@ -111,7 +149,8 @@ impl InputArgs {
             Ok(Source {
                 name: format!("argument {inline}"),
                 size: Some(text.len() as u64),
-                reader: Box::new(io::Cursor::new(text.into_bytes())),
+                reader: Box::new(io::Cursor::new(text.clone().into_bytes())),
+                again: Again::Text(text),
             })
         };
         for operand in &self.operands {
@@ -155,6 +194,10 @@ fn open_file(path: &Path) -> anyhow::Result<Source> {
         size: metadata.is_file().then_some(metadata.len()),
         name,
         reader: Box::new(file),
+        again: match metadata.is_file() {
+            true => Again::File(path.to_path_buf()),
+            false => Again::Never,
+        },
     })
 }
 
@@ -360,11 +403,13 @@ pub fn analyze_sources(
     let several = sources.len() > 1;
     let side = options.spec.shape.map(|s| s.side());
     let mut total = Summary::default();
+    let mut options = options.clone();
     for source in sources {
         let name = source.name.clone();
         let shown = several.then_some(name.as_str());
         let input = source.reader(side, options.max_line)?;
-        let summary = analyze_stream(input, options, |format, verdicts| {
+        options.numbering.before = total.passed;
+        let summary = analyze_stream(input, &options, |format, verdicts| {
             sink(shown, format, verdicts)
         })
         .map_err(|e| stream_error(&name, several, e))?;
@@ -392,6 +437,7 @@ fn add_summary(total: &mut Summary, source: &Summary) {
     total.multiple += source.multiple;
     total.invalid += source.invalid;
     total.timed_out += source.timed_out;
+    total.passed = source.passed;
     total.read_time += source.read_time;
     total.compute_time += source.compute_time;
     total.write_time += source.write_time;

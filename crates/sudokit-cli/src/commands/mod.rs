@@ -14,6 +14,7 @@ pub mod merge;
 pub mod output;
 pub mod progress;
 pub mod rate;
+pub mod record_out;
 pub mod search;
 pub mod serve;
 pub mod slide;

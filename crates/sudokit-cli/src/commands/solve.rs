@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use serde_json::Value;
-use sudokit::analyze::{AnalyzeOptions, Verdict};
+use sudokit::analyze::{Numbering, AnalyzeOptions, Verdict};
 use sudokit::grid::Shape;
 use sudokit::parse::Format;
 use sudokit::solver::Status;
@@ -80,6 +80,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         max_line: args.lines.max_line,
         timeout: args.timeout.timeout,
         limit: 2,
+        numbering: Numbering::all(),
     };
     let columns = csv_columns(&FIELDS);
     let mut out = Vec::new();

@@ -9,25 +9,17 @@
 //! temporary file and renames it over the old one, so a kill leaves either
 //! the old or the new checkpoint, never a torn one.
 //!
-//! The file is three lines of text:
-//!
-//! ```text
-//! sudokit hunt checkpoint 3
-//! {"hunt":{…},"done":…,"out_len":…,"out_digest":…,"stats":{…}}
-//! fnv1a64 0123456789abcdef
-//! ```
-//!
-//! the format's name and version, the record as JSON, and the FNV-1a digest
-//! of the first two lines (see [`digest`](super::digest)): a flipped bit
-//! anywhere in the file is found.
+//! The file is sealed (see [`sealed`](crate::shard::sealed)): three lines,
+//! `sudokit hunt checkpoint 3`, the record as JSON
+//! (`{"hunt":{…},"done":…,"out_len":…,"out_digest":…,"stats":{…}}`), and
+//! the FNV-1a digest of the first two, so a flipped bit anywhere is found.
 
 use std::fmt;
-use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::digest::Fnv1a;
 use super::Stats;
+use crate::shard::sealed;
 
 /// The checkpoint format this code writes and reads. Format 3 came when
 /// the hunt stopped skipping units with over 200,000 solutions: a format 2
@@ -36,10 +28,7 @@ use super::Stats;
 pub const VERSION: u32 = 3;
 
 /// The first line's words before the version.
-const MAGIC: &str = "sudokit hunt checkpoint";
-
-/// The checksum line's word before the digest.
-const CHECKSUM: &str = "fnv1a64";
+pub const MAGIC: &str = "sudokit hunt checkpoint";
 
 /// Which hunt a checkpoint belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -112,97 +101,38 @@ impl fmt::Display for Checkpoint {
     }
 }
 
-/// Why a checkpoint file could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum LoadError {
-    /// Reading the file failed.
-    #[error(transparent)]
-    Io(#[from] io::Error),
-    /// The file does not start like a checkpoint (checkpoints of sudokit
-    /// before format 2 were bare JSON without a checksum).
-    #[error("not a sudokit hunt checkpoint (one written before checkpoint format 2 has no checksum and cannot be verified)")]
-    Foreign,
-    /// The checksum does not match the content.
-    #[error("damaged: its checksum does not match its content")]
-    Damaged,
-    /// A checkpoint of another format version.
-    #[error("checkpoint format {0}, but this sudokit reads format {VERSION}")]
-    Version(String),
-}
+pub use crate::shard::sealed::LoadError;
+
+/// How a checkpoint that is not one is described in an error.
+const DESCRIBED: &str = "sudokit hunt checkpoint (one written before checkpoint format 2 has no checksum and cannot be verified)";
 
 impl Checkpoint {
     /// The file's bytes: name and version, JSON, checksum.
     fn encode(&self) -> Vec<u8> {
-        let json = serde_json::to_string(self).expect("a checkpoint serializes");
-        let body = format!("{MAGIC} {VERSION}\n{json}\n");
-        let sum = Fnv1a::of(body.as_bytes());
-        format!("{body}{CHECKSUM} {sum:016x}\n").into_bytes()
+        sealed::encode(MAGIC, VERSION, self)
     }
 
     /// Reads the file's bytes back, checking name, checksum and version.
     fn decode(bytes: &[u8]) -> Result<Checkpoint, LoadError> {
-        if !bytes.starts_with(MAGIC.as_bytes()) {
-            return Err(LoadError::Foreign);
-        }
-        // body (ending in '\n') + checksum line (ending in '\n').
-        let text = bytes.strip_suffix(b"\n").ok_or(LoadError::Damaged)?;
-        let split = text
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .ok_or(LoadError::Damaged)?;
-        let (body, sum_line) = (&bytes[..=split], &text[split + 1..]);
-        let expected = format!("{CHECKSUM} {:016x}", Fnv1a::of(body));
-        if sum_line != expected.as_bytes() {
-            return Err(LoadError::Damaged);
-        }
-        // The checksum holds, so the body is what was written: valid UTF-8,
-        // two lines.
-        let body = std::str::from_utf8(body).map_err(|_| LoadError::Damaged)?;
-        let (head, json) = body.split_once('\n').ok_or(LoadError::Damaged)?;
-        let version = head[MAGIC.len()..].trim();
-        if version != VERSION.to_string() {
-            return Err(LoadError::Version(version.to_string()));
-        }
-        serde_json::from_str(json.trim_end()).map_err(|_| LoadError::Damaged)
+        sealed::decode(MAGIC, VERSION, DESCRIBED, bytes)
     }
 
     /// Reads and checks a checkpoint; `Ok(None)` when there is none.
     pub fn load(path: &Path) -> Result<Option<Checkpoint>, LoadError> {
-        match fs::read(path) {
-            Ok(bytes) => Checkpoint::decode(&bytes).map(Some),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(e.into()),
-        }
+        sealed::read(path)?
+            .map(|bytes| Checkpoint::decode(&bytes))
+            .transpose()
     }
 
     /// Writes the checkpoint atomically: a temporary file, synced, renamed.
     pub fn save(&self, path: &Path) -> io::Result<()> {
-        let tmp = temporary(path);
-        {
-            let file = fs::File::create(&tmp)?;
-            io::Write::write_all(&mut &file, &self.encode())?;
-            file.sync_all()?;
-        }
-        fs::rename(&tmp, path)
+        sealed::save(path, &self.encode())
     }
 
     /// Removes the checkpoint at `path` and its temporary file, if there.
     pub fn remove(path: &Path) -> io::Result<()> {
-        for file in [path.to_path_buf(), temporary(path)] {
-            match fs::remove_file(&file) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-                _ => {}
-            }
-        }
-        Ok(())
+        sealed::remove(path)
     }
-}
-
-/// The temporary file a checkpoint is written to before the rename.
-fn temporary(path: &Path) -> PathBuf {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    PathBuf::from(tmp)
 }
 
 #[cfg(test)]
@@ -249,13 +179,14 @@ mod tests {
         let bytes = sample().encode();
         let text = String::from_utf8(bytes).unwrap();
         let body = text.replacen(&format!(" {VERSION}\n"), " 2\n", 1);
-        let body = &body[..body.rfind(CHECKSUM).unwrap()];
-        let v2 = format!("{body}{CHECKSUM} {:016x}\n", Fnv1a::of(body.as_bytes()));
+        let body = &body[..body.rfind("fnv1a64").unwrap()];
+        let sum = crate::search::digest::Fnv1a::of(body.as_bytes());
+        let v2 = format!("{body}fnv1a64 {sum:016x}\n");
         assert!(matches!(
             Checkpoint::decode(v2.as_bytes()),
-            Err(LoadError::Version(v)) if v == "2"
+            Err(LoadError::Version(v, VERSION)) if v == "2"
         ));
         let old = br#"{"fingerprint":1,"done":2,"out_len":3,"stats":{}}"#;
-        assert!(matches!(Checkpoint::decode(old), Err(LoadError::Foreign)));
+        assert!(matches!(Checkpoint::decode(old), Err(LoadError::Foreign(_))));
     }
 }

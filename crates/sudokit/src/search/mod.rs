@@ -12,16 +12,15 @@
 //!   deduplicated by canonical form and appended to the out file as found;
 //!   after each batch a checkpoint is written atomically (see [`checkpoint`]),
 //!   and the last one, written when the hunt completes, says so (every
-//!   unit done) for `--resume` and [`merge`].
-//! - [`merge`] joins the out files of a hunt's shards once every shard is
-//!   there and complete.
+//!   unit done) for `--resume` and for
+//!   [`shard::merge`](crate::shard::merge), which joins the out files of a
+//!   hunt's shards once every shard is there and complete.
 //! - [`out_file`] locks the out file for the run and checks it against the
 //!   checkpoint before a resume changes it.
 //! - [`digest`] is the FNV-1a digest both use.
 
 pub mod checkpoint;
 pub mod digest;
-pub mod merge;
 pub mod neighbours;
 pub mod out_file;
 mod run;

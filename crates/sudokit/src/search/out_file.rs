@@ -40,7 +40,7 @@ pub enum OutMismatch {
     },
     /// After the prefix comes text a hunt does not write.
     #[error(
-        "has text other than finds at byte {at}, after the {expected} bytes the checkpoint records"
+        "has unexpected text at byte {at}, after the {expected} bytes the checkpoint records"
     )]
     ForeignTail {
         /// Length recorded by the checkpoint.
@@ -52,7 +52,7 @@ pub enum OutMismatch {
 
 /// Why the out file could not be opened and locked.
 #[derive(Debug)]
-pub(super) enum LockError {
+pub(crate) enum LockError {
     /// Another run holds the lock.
     Held,
     /// Opening or locking failed.
@@ -61,7 +61,7 @@ pub(super) enum LockError {
 
 /// Opens `path` for reading and appending (creating it when `create`) and
 /// takes its lock without waiting.
-pub(super) fn open_locked(path: &Path, create: bool) -> Result<File, LockError> {
+pub(crate) fn open_locked(path: &Path, create: bool) -> Result<File, LockError> {
     let file = OpenOptions::new()
         .read(true)
         .append(true)
@@ -87,7 +87,7 @@ pub(super) fn read_all(mut file: &File) -> io::Result<Vec<u8>> {
 /// `out_len` bytes must have the recorded digest, and what follows them must
 /// be finds (whole lines of 81 cells, the last perhaps torn by a kill) — the
 /// unfinished batch that resuming cuts off and redoes.
-pub(super) fn verify(text: &[u8], c: &Checkpoint) -> Result<(), OutMismatch> {
+pub(crate) fn verify(text: &[u8], c: &Checkpoint) -> Result<(), OutMismatch> {
     let expected = c.out_len;
     let len = text.len() as u64;
     if len < expected {
@@ -200,7 +200,7 @@ fn puzzle_of(line: &[u8]) -> Option<[u8; 81]> {
 }
 
 /// The puzzle a line of the out file starts with (81 cells), if it is one.
-pub(super) fn find_of(line: &[u8]) -> Option<[u8; 81]> {
+pub(crate) fn find_of(line: &[u8]) -> Option<[u8; 81]> {
     let cells: Vec<u8> = line
         .iter()
         .take(81)

@@ -18,66 +18,9 @@ use super::neighbours::{check_seed, unit_neighbours_raw};
 use super::out_file::{self, LockError, OutMismatch, Sink};
 use super::{removal_count, removals, UnitCounts};
 use crate::canon::canonical_raw;
+pub use crate::shard::Shard;
 use crate::grid::InputError;
 use crate::solver::fast9::Fast9Solver;
-
-/// One of `count` deterministic slices of a hunt: units `u` with
-/// `u mod count == index`. Written `I/N` with `I` from 1 to `N`. Made only
-/// through [`Shard::new`] or parsing, so that `index < count` always holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// Zero-based slice number.
-    index: u64,
-    /// Number of slices.
-    count: u64,
-}
-
-impl Shard {
-    /// Slice `index` (zero-based) of `count`; `None` unless `index < count`.
-    pub fn new(index: u64, count: u64) -> Option<Shard> {
-        (index < count).then_some(Shard { index, count })
-    }
-
-    /// The zero-based slice number.
-    pub fn index(self) -> u64 {
-        self.index
-    }
-
-    /// The number of slices.
-    pub fn count(self) -> u64 {
-        self.count
-    }
-}
-
-impl Default for Shard {
-    fn default() -> Self {
-        Shard { index: 0, count: 1 }
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    /// Parses `I/N` with `1 ≤ I ≤ N`.
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("shard '{text}' is not I/N with 1 <= I <= N");
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let (i, n): (u64, u64) = (
-            i.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        match i.checked_sub(1) {
-            Some(index) => Shard::new(index, n).ok_or_else(bad),
-            None => Err(bad()),
-        }
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index + 1, self.count)
-    }
-}
 
 /// How many units a hunt does between two checkpoints. Written `N` for
 /// that many units, or `Ts` (e.g. `2s`, `0.5s`) for as many as take about
@@ -308,7 +251,7 @@ fn io_at(path: &Path) -> impl Fn(io::Error) -> HuntError + '_ {
 /// FNV-1a over the seeds and options: identifies a hunt's shard in its
 /// checkpoint.
 fn fingerprint(seeds: &[[u8; 81]], o: &HuntOptions) -> u64 {
-    digest_of(seeds, o, Some(o.shard.index))
+    digest_of(seeds, o, Some(o.shard.index()))
 }
 
 /// FNV-1a over the seeds and options but the shard's number: the same for
@@ -325,7 +268,7 @@ fn digest_of(seeds: &[[u8; 81]], o: &HuntOptions, index: Option<u64>) -> u64 {
         o.add as u64,
         o.min_clues as u64,
         index.unwrap_or(u64::MAX),
-        o.shard.count,
+        o.shard.count(),
     ];
     let mut h = Fnv1a::new();
     for seed in seeds {
@@ -362,7 +305,7 @@ fn shard_units<'a>(
             all
         })
         .enumerate()
-        .filter(|(u, _)| *u as u64 % o.shard.count == o.shard.index)
+        .filter(|(u, _)| *u as u64 % o.shard.count() == o.shard.index())
         .map(|(_, unit)| unit)
 }
 
@@ -373,7 +316,7 @@ fn shard_total(seeds: &[[u8; 81]], o: &HuntOptions) -> u64 {
         .filter(|s| eligible(s, o))
         .map(|s| removal_count(clue_cells(s).len(), o.remove))
         .sum();
-    (all + o.shard.count - 1 - o.shard.index) / o.shard.count
+    (all + o.shard.count() - 1 - o.shard.index()) / o.shard.count()
 }
 
 /// The hunt's identity as a checkpoint records it.

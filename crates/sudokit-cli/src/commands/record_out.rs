@@ -1,0 +1,100 @@
+//! `--out`, `--shard`, `--resume` and `--checkpoint` for the commands whose
+//! output is one line per item in item order (`analyze`, `generate`): the
+//! lines go to a file with a checkpoint beside it, so that a killed run
+//! resumes where it stopped, and a sharded run's slices can be joined by
+//! `sudokit merge` into exactly what one run writes.
+
+use std::path::PathBuf;
+
+use sudokit::shard::records::{RecordsOut, RunId, Start};
+use sudokit::shard::{Shard, Stripes};
+
+/// Items per stripe when a run is sharded: narrow enough that every piece
+/// of the analyzer's blocks, and every batch of the generator, holds some
+/// of each slice's items.
+pub const STRIPE: u64 = 64;
+
+/// Where a record command writes, and which slice of the run it does.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct RecordOutArgs {
+    /// Write the output to FILE instead of standard output, with a
+    /// checkpoint beside it every few seconds (FILE.checkpoint), so that
+    /// --resume continues a killed run exactly.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Do slice I of N (1 <= I <= N) of the items, dealt in stripes of 64;
+    /// `slurm`: this task's slice of a Slurm array job (from
+    /// SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT). Needs --out;
+    /// `sudokit merge` joins the slices' out files in item order.
+    #[arg(long, value_name = "I/N|slurm", value_parser = super::parse_shard, requires = "out")]
+    pub shard: Option<Shard>,
+    /// Continue from the checkpoint of an interrupted run, after checking
+    /// that it is this run's and that the out file agrees (without it, a
+    /// checkpoint there is discarded and the out file started again).
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Checkpoint file (default: the out file's name + `.checkpoint`).
+    #[arg(long, value_name = "FILE", requires = "out")]
+    pub checkpoint: Option<PathBuf>,
+}
+
+impl RecordOutArgs {
+    /// The items this run does.
+    pub fn stripes(&self) -> Stripes {
+        Stripes::new(self.shard.unwrap_or_default(), STRIPE)
+    }
+
+    /// Whether the run must be able to read its input again (to resume, or
+    /// to be a slice that may be resumed): then standard input will not do.
+    pub fn needs_replay(&self) -> bool {
+        self.resume || self.shard.is_some_and(|s| !s.is_whole())
+    }
+
+    /// Opens the out file of the run of `command` described by `what`
+    /// whose input and options `identity` sums up, saying on standard
+    /// error where it starts (unless `quiet` and nothing is discarded);
+    /// `None` without `--out`.
+    pub fn open(
+        &self,
+        command: &str,
+        what: String,
+        identity: &[u8],
+        quiet: bool,
+    ) -> anyhow::Result<Option<RecordsOut>> {
+        let Some(out) = &self.out else {
+            return Ok(None);
+        };
+        let checkpoint = self.checkpoint.clone().unwrap_or_else(|| {
+            let mut path = out.as_os_str().to_owned();
+            path.push(".checkpoint");
+            path.into()
+        });
+        let run = RunId::new(command, what, identity, self.stripes());
+        let records = RecordsOut::open(out, &checkpoint, run, self.resume)?;
+        let (out, checkpoint) = (out.display(), checkpoint.display());
+        match records.start() {
+            Start::Fresh => {}
+            Start::Resume(c) if c.is_complete() => eprintln!(
+                "sudokit: {checkpoint}: this run is complete ({} items); nothing left to do",
+                c.items
+            ),
+            Start::Resume(c) if !quiet => eprintln!(
+                "sudokit: resuming from {checkpoint} after item {} ({} lines kept in {out})",
+                c.items, c.records
+            ),
+            Start::Resume(_) => {}
+            Start::NoCheckpoint => eprintln!(
+                "sudokit: warning: --resume: no checkpoint {checkpoint}; the run starts from the beginning"
+            ),
+            Start::Discard(c) => eprintln!(
+                "sudokit: warning: --resume not given: discarding checkpoint {checkpoint} ({c}); \
+                 {out} starts again"
+            ),
+            Start::DiscardUnreadable(why) => eprintln!(
+                "sudokit: warning: --resume not given: discarding unreadable checkpoint {checkpoint} ({why}); \
+                 {out} starts again"
+            ),
+        }
+        Ok(Some(records))
+    }
+}
