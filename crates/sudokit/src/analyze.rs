@@ -867,6 +867,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shard::Shard;
 
     /// Hands out its data a few bytes per read, as a slow pipe does.
     struct Trickle<'a>(&'a [u8], usize);
@@ -902,6 +903,84 @@ mod tests {
     }
 
     const INPUT: &[u8] = b"# header\n\nfirst\na:*314*******1**356**621**3*******561*\r\n\n5******5******5******5******5******5\nend\n....................................\n";
+
+    /// (number, line, what) of every verdict of `input` under `numbering`,
+    /// with the passed count the last block reports.
+    fn numbered(input: &[u8], numbering: Numbering) -> (Vec<(u64, u64, String)>, u64) {
+        let options = AnalyzeOptions {
+            numbering,
+            max_line: 60,
+            ..AnalyzeOptions::default()
+        };
+        let mut seen = Vec::new();
+        let mut passed = 0;
+        let summary = analyze_stream(input, &options, |_, verdicts| {
+            for v in verdicts {
+                let what = match &v.result {
+                    Ok(a) => format!("{:?}", a.status),
+                    Err(e) => e.to_string(),
+                };
+                seen.push((v.number, v.line, what));
+            }
+            passed = verdicts.passed();
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(summary.passed, passed);
+        (seen, passed)
+    }
+
+    #[test]
+    fn slices_and_resumes_number_every_puzzle_as_the_whole_run_does() {
+        // Valid, invalid, too long, skipped lines and ids, then `end`.
+        let mut input = b"# c\n".to_vec();
+        for k in 0..40u8 {
+            let line = match k % 7 {
+                0 => "x".repeat(70),
+                1 => "bad".to_string(),
+                2 => String::new(),
+                3 => format!("id{k}:{}", ".".repeat(16)),
+                _ => format!("{}{}", (b'1' + k % 4) as char, ".".repeat(15)),
+            };
+            input.extend_from_slice(line.as_bytes());
+            input.push(b'\n');
+        }
+        input.extend_from_slice(b"end\n1234............\n");
+        let (whole, total) = numbered(&input, Numbering::all());
+        let numbers: Vec<u64> = whole.iter().map(|v| v.0).collect();
+        assert_eq!(numbers, (1..=total).collect::<Vec<_>>());
+        for before in [0, 5] {
+            for count in 1..4 {
+                for width in 1..4 {
+                    let mut union = Vec::new();
+                    for index in 0..count {
+                        let stripes = Stripes::new(Shard::new(index, count).unwrap(), width);
+                        for skip in [0, 7] {
+                            let numbering = Numbering {
+                                before,
+                                stripes,
+                                skip: before + skip,
+                            };
+                            let (part, passed) = numbered(&input, numbering);
+                            assert_eq!(passed, before + total);
+                            for v in &part {
+                                assert!(numbering.wants(v.0), "{v:?} not wanted");
+                            }
+                            if skip == 0 {
+                                union.extend(part);
+                            }
+                        }
+                    }
+                    union.sort();
+                    let shifted: Vec<_> = whole
+                        .iter()
+                        .map(|(n, line, what)| (n + before, *line, what.clone()))
+                        .collect();
+                    assert_eq!(union, shifted, "{count} slices of width {width}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn lines_split_across_reads_keep_numbers_ids_and_the_end_marker() {

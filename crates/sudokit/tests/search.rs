@@ -15,10 +15,10 @@ use sudokit::analyze::is_minimal;
 use sudokit::canon::canonical_form;
 use sudokit::generate::{GenerateOptions, Generator};
 use sudokit::grid::Shape;
-use sudokit::shard::merge::{merge, Merged, ShardFiles};
 use sudokit::search::{
     neighbourhood, removals, run, unit_neighbours, Batch, HuntOptions, Shard, Stats,
 };
+use sudokit::shard::merge::{merge, Merged, ShardFiles};
 use sudokit::solver::fast9::Fast9Solver;
 use sudokit::solver::general::GeneralSolver;
 use sudokit::solver::Solver;

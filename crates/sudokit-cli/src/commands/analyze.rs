@@ -9,9 +9,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use rayon::prelude::*;
 use serde_json::Value;
-use anyhow::Context;
 use sudokit::analyze::{AnalyzeOptions, Numbering, Summary, Verdict, Verdicts};
 use sudokit::parse::Format;
 use sudokit::shard::records::RecordsOut;
@@ -167,7 +167,12 @@ impl Printer {
                 let mut counts = Summary::default();
                 verdicts.iter().for_each(|v| counts.add(v));
                 let lines = verdicts.iter().count() as u64;
-                records.append(&chunks.concat(), lines, verdicts.passed(), &counted(&counts))?;
+                records.append(
+                    &chunks.concat(),
+                    lines,
+                    verdicts.passed(),
+                    &counted(&counts),
+                )?;
             }
         }
         for mut chunk in chunks {
@@ -327,7 +332,10 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         columns: csv_columns(&FIELDS),
         spare: Vec::new(),
     };
-    let complete = printer.records.as_ref().is_some_and(RecordsOut::is_complete);
+    let complete = printer
+        .records
+        .as_ref()
+        .is_some_and(RecordsOut::is_complete);
     let mut summary = if complete {
         Summary::default()
     } else {
@@ -353,10 +361,12 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         let path = records.path().display().to_string();
         let finished = match complete {
             true => records.counts().clone(),
-            false => records
-                .finish(summary.passed)
-                .with_context(|| format!("writing {path}"))?
-                .counts,
+            false => {
+                records
+                    .finish(summary.passed)
+                    .with_context(|| format!("writing {path}"))?
+                    .counts
+            }
         };
         // The whole run's counts, those before a resume included.
         from_counts(&finished, &mut summary);

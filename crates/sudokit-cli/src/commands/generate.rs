@@ -23,6 +23,7 @@ use sudokit::generate::{
 };
 use sudokit::grid::Shape;
 use sudokit::parse::Format;
+use sudokit::shard::records::RecordsOut;
 use sudokit::variant::generate::{
     generate_variant_range, VariantGenerateError, VariantGenerated, VariantOptions,
 };
@@ -32,6 +33,7 @@ use super::output::{
     csv_columns, escape_controls, write_csv_header, OutputArgs, OutputFormat, Record,
 };
 use super::rate::{rating_fields, rating_text};
+use super::record_out::RecordOutArgs;
 use super::{ThreadArgs, VariantArgs};
 
 /// Puzzles made per thread before a batch is printed.
@@ -115,6 +117,8 @@ pub struct GenerateArgs {
     pub killer: bool,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub record: RecordOutArgs,
     /// No progress bar and no summary on standard error.
     #[arg(long, short)]
     pub quiet: bool,
@@ -158,6 +162,11 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let threads = args.threads.install()? as u64;
     let started = Instant::now();
     let format = Format::new(args.shape, args.symbols.as_deref()).context("--symbols")?;
+    if args.seed.is_none() && args.record.needs_replay() {
+        anyhow::bail!(
+            "--shard and --resume need --seed: every slice, and a resumed run, must make the same puzzles"
+        );
+    }
     let seed = match args.seed {
         Some(seed) => seed,
         None => SystemTime::now()
@@ -187,55 +196,108 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             FIELDS.to_vec()
         }),
     };
-    let mut stdout = io::stdout().lock();
     let mut text = Vec::new();
     match args.output.format {
         OutputFormat::Text => printer.header(&mut text),
         OutputFormat::Jsonl => {}
         OutputFormat::Csv => write_csv_header(&printer.columns, &mut text),
     }
-    stdout.write_all(&text)?;
-    stdout.flush()?;
+    let identity = format!(
+        "{} format={:?}",
+        String::from_utf8_lossy(&text),
+        args.output.format
+    );
+    let what = format!("{} puzzles of seed {seed}", args.count);
+    let mut out = match args
+        .record
+        .open("generate", what, identity.as_bytes(), args.quiet)?
+    {
+        Some(records) => Out::Records(Box::new(records)),
+        None => Out::Stdout(io::stdout().lock()),
+    };
+    let first = match &mut out {
+        Out::Stdout(stdout) => {
+            stdout.write_all(&text)?;
+            stdout.flush()?;
+            0
+        }
+        Out::Records(records) => {
+            records.header(&text)?;
+            records.items_passed()
+        }
+    };
+    let stripes = args.record.stripes();
     let bar = ProgressBar::with_draw_target(Some(args.count), ProgressDrawTarget::hidden())
         .with_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles  {per_sec}  eta {eta}")
                 .expect("valid template"),
         );
+    bar.set_position(first);
     let show_progress = !args.quiet && io::stderr().is_terminal();
     let finished = AtomicBool::new(false);
-    let failed = std::thread::scope(|scope| {
+    let (made, failed) = std::thread::scope(|scope| {
         if show_progress {
             scope.spawn(|| reveal_after_a_second(&bar, &finished, started));
         }
         let result = (|| {
-            let mut failed = 0u64;
-            let batch = BATCH_PER_THREAD * threads;
-            let mut start = 0;
+            let (mut made, mut failed) = (0u64, 0u64);
+            // About this many of the slice's puzzles per batch.
+            let batch = BATCH_PER_THREAD * threads * stripes.shard().count();
+            let mut start = first;
             while start < args.count {
                 let end = (start + batch).min(args.count);
                 text.clear();
-                match &variant {
-                    None => {
-                        let made = generate_range(options, seed, start..end);
-                        for (number, made) in (start + 1..).zip(made) {
-                            failed += u64::from(made.is_err());
-                            printer.write(number, &made, &mut text);
+                let (mut made_now, mut failed_now) = (0u64, 0u64);
+                for run in stripes.runs_in(start..end) {
+                    match &variant {
+                        None => {
+                            let puzzles = generate_range(options, seed, run.clone());
+                            for (number, made) in (run.start + 1..).zip(puzzles) {
+                                *if made.is_ok() {
+                                    &mut made_now
+                                } else {
+                                    &mut failed_now
+                                } += 1;
+                                printer.write(number, &made, &mut text);
+                            }
                         }
-                    }
-                    Some(variant) => {
-                        let made = generate_variant_range(variant, seed, start..end);
-                        for (number, made) in (start + 1..).zip(made) {
-                            failed += u64::from(made.is_err());
-                            printer.write_variant(number, &made, &mut text);
+                        Some(variant) => {
+                            let puzzles = generate_variant_range(variant, seed, run.clone());
+                            for (number, made) in (run.start + 1..).zip(puzzles) {
+                                *if made.is_ok() {
+                                    &mut made_now
+                                } else {
+                                    &mut failed_now
+                                } += 1;
+                                printer.write_variant(number, &made, &mut text);
+                            }
                         }
                     }
                 }
-                stdout.write_all(&text)?;
-                stdout.flush()?;
+                match &mut out {
+                    Out::Stdout(stdout) => {
+                        stdout.write_all(&text)?;
+                        stdout.flush()?;
+                    }
+                    Out::Records(records) => records.append(
+                        &text,
+                        made_now + failed_now,
+                        end,
+                        &[("made", made_now), ("failed", failed_now)],
+                    )?,
+                }
+                made += made_now;
+                failed += failed_now;
                 bar.set_position(end);
                 start = end;
             }
-            anyhow::Ok(failed)
+            if let Out::Records(records) = out {
+                // The whole slice's counts, those before a resume included.
+                let counts = records.finish(args.count)?.counts;
+                let count = |name: &str| counts.get(name).copied().unwrap_or(0);
+                return anyhow::Ok((count("made"), count("failed")));
+            }
+            anyhow::Ok((made, failed))
         })();
         finished.store(true, Ordering::Relaxed);
         result
@@ -243,10 +305,8 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     if !args.quiet {
         eprintln!(
-            "{} puzzles: {} made, {} not made, {:.3} s",
-            args.count,
-            args.count - failed,
-            failed,
+            "{} puzzles: {made} made, {failed} not made, {:.3} s",
+            made + failed,
             started.elapsed().as_secs_f64()
         );
     }
@@ -255,6 +315,14 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Where the puzzles go: standard output, or the out file of `--out`.
+enum Out<'a> {
+    /// Standard output, locked for the run.
+    Stdout(io::StdoutLock<'a>),
+    /// The checkpointed out file.
+    Records(Box<RecordsOut>),
 }
 
 /// Shows `bar` on standard error once the run has taken a second (a quick

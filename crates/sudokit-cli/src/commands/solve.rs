@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use serde_json::Value;
-use sudokit::analyze::{Numbering, AnalyzeOptions, Verdict};
+use sudokit::analyze::{AnalyzeOptions, Numbering, Verdict};
 use sudokit::grid::Shape;
 use sudokit::parse::Format;
 use sudokit::solver::Status;

@@ -187,6 +187,9 @@ mod tests {
             Err(LoadError::Version(v, VERSION)) if v == "2"
         ));
         let old = br#"{"fingerprint":1,"done":2,"out_len":3,"stats":{}}"#;
-        assert!(matches!(Checkpoint::decode(old), Err(LoadError::Foreign(_))));
+        assert!(matches!(
+            Checkpoint::decode(old),
+            Err(LoadError::Foreign(_))
+        ));
     }
 }

@@ -39,9 +39,7 @@ pub enum OutMismatch {
         expected: u64,
     },
     /// After the prefix comes text a hunt does not write.
-    #[error(
-        "has unexpected text at byte {at}, after the {expected} bytes the checkpoint records"
-    )]
+    #[error("has unexpected text at byte {at}, after the {expected} bytes the checkpoint records")]
     ForeignTail {
         /// Length recorded by the checkpoint.
         expected: u64,

@@ -18,8 +18,8 @@ use super::neighbours::{check_seed, unit_neighbours_raw};
 use super::out_file::{self, LockError, OutMismatch, Sink};
 use super::{removal_count, removals, UnitCounts};
 use crate::canon::canonical_raw;
-pub use crate::shard::Shard;
 use crate::grid::InputError;
+pub use crate::shard::Shard;
 use crate::solver::fast9::Fast9Solver;
 
 /// How many units a hunt does between two checkpoints. Written `N` for

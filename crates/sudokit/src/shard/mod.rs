@@ -140,7 +140,10 @@ impl Stripes {
 
     /// This slice's items among `range`, as runs of consecutive items in
     /// order.
-    pub fn runs_in(self, range: std::ops::Range<u64>) -> impl Iterator<Item = std::ops::Range<u64>> {
+    pub fn runs_in(
+        self,
+        range: std::ops::Range<u64>,
+    ) -> impl Iterator<Item = std::ops::Range<u64>> {
         let cycle = self.width * self.shard.count;
         let offset = self.shard.index * self.width;
         let first_cycle = range.start / cycle;
