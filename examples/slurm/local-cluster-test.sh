@@ -1,14 +1,16 @@
 #!/bin/bash
-# A real Slurm cluster on this machine, then a sharded hunt through it:
+# A real Slurm cluster on this machine, then a sharded hunt, analysis and
+# generation through it:
 #
-#   examples/slurm/local-cluster-test.sh               # the test (about 3 minutes)
+#   examples/slurm/local-cluster-test.sh               # the test (about 4 minutes)
 #   examples/slurm/local-cluster-test.sh --scaling     # also: 1, 2, 4, 8 tasks timed
 #   examples/slurm/local-cluster-test.sh --if-changed  # only when the sharding
 #                                                      # code changed (CI)
 #
-# A pass records a digest of the sharding code (the hunt's run, checkpoint,
-# out-file and merge modules, the search and merge commands, these
-# scripts) in examples/slurm/tested.sha256; with --if-changed the test runs
+# A pass records a digest of the sharding code (the shard module, the
+# hunt's run, checkpoint and out-file modules, the analyzer's numbering, the
+# search, analyze, generate and merge commands, these scripts) in
+# examples/slurm/tested.sha256; with --if-changed the test runs
 # only when that digest differs, so CI runs it once per change to the
 # sharding code (commit the updated stamp after a pass).
 #
@@ -21,7 +23,13 @@
 #      again; the task resumes from its checkpoint), and merges the shards
 #      (merge.sbatch, after the array);
 #   3. checks that the merge holds exactly the unsharded hunt's puzzles (by
-#      canonical form) and that task 2 did resume.
+#      canonical form) and that task 2 did resume;
+#   4. runs `sudokit analyze` on 2,000 generated puzzles as an array of 3
+#      tasks (records.sbatch) and checks that the merge is byte for byte
+#      the unsharded output;
+#   5. runs `sudokit generate` of 3,000 minimal 12x12 puzzles as an array of
+#      3 tasks, requeues task 2 once it has checkpointed, and checks that
+#      it resumed and that the merge is byte for byte the unsharded output.
 # Exits 0 when all holds; stops the cluster it started either way.
 set -euo pipefail
 
@@ -38,11 +46,12 @@ repo=$(cd "$here/../.." && pwd)
 
 # The digest of the code a sharded hunt runs through.
 sharding_digest() {
-    (cd "$repo" && cat crates/sudokit/src/search/run.rs crates/sudokit/src/search/checkpoint.rs \
-        crates/sudokit/src/search/out_file.rs crates/sudokit/src/search/merge.rs \
-        crates/sudokit-cli/src/commands/search.rs crates/sudokit-cli/src/commands/merge.rs \
-        examples/slurm/search.sbatch examples/slurm/merge.sbatch examples/slurm/hunt.sh \
-        examples/slurm/local-cluster-test.sh | sha256sum | cut -d' ' -f1)
+    (cd "$repo" && cat crates/sudokit/src/shard/*.rs crates/sudokit/src/search/run.rs \
+        crates/sudokit/src/search/checkpoint.rs crates/sudokit/src/search/out_file.rs \
+        crates/sudokit/src/analyze.rs crates/sudokit-cli/src/commands/search.rs \
+        crates/sudokit-cli/src/commands/analyze.rs crates/sudokit-cli/src/commands/generate.rs \
+        crates/sudokit-cli/src/commands/record_out.rs crates/sudokit-cli/src/commands/merge.rs \
+        examples/slurm/*.sbatch examples/slurm/*.sh | sha256sum | cut -d' ' -f1)
 }
 stamp="$here/tested.sha256"
 if $if_changed && [ -s "$stamp" ] && [ "$(cat "$stamp")" = "$(sharding_digest)" ]; then
@@ -170,11 +179,18 @@ wait_jobs() {
 # Submits the hunt as $1 tasks into directory $2 (and the merge after
 # them); prints the array job's id.
 submit() {
-    local tasks=$1 dir=$2
+    submit_script "$1" "$2" search.sbatch "$work/seeds.txt" "$2" "${hunt[@]}"
+}
+
+# Submits script $3 with arguments $4… as $1 tasks run in directory $2, and
+# the merge of directory $2 after them; prints the array job's id.
+submit_script() {
+    local tasks=$1 dir=$2 script=$3
+    shift 3
     mkdir -p "$dir"
     local array merge
     array=$(cd "$dir" && sbatch --parsable --array="1-$tasks" --cpus-per-task=1 \
-        --export=ALL "$here/search.sbatch" "$work/seeds.txt" "$dir" "${hunt[@]}")
+        --export=ALL "$here/$script" "$@")
     array=${array%%;*}
     merge=$(cd "$dir" && sbatch --parsable --dependency="afterok:$array" --export=ALL \
         "$here/merge.sbatch" "$dir")
@@ -186,30 +202,34 @@ canonical() {
     "$SUDOKIT" canon "$1" | sort
 }
 
+# Requeues task $2 of array job $1 once its checkpoint $3 matches the
+# pattern $4 (work done, not finished), and lets it start again at once.
+requeue_mid_run() {
+    local array=$1 task=$2 checkpoint=$3 pattern=$4
+    for _ in $(seq 120); do
+        if [ -s "$checkpoint" ] && grep -q "$pattern" "$checkpoint" \
+            && squeue -h -j "${array}_$task" -o %t | grep -qx R; then
+            break
+        fi
+        sleep 0.5
+    done
+    squeue -h -j "${array}_$task" -o %t | grep -qx R || fail "task $task never ran with a checkpoint"
+    scontrol requeue "${array}_$task"
+    for _ in $(seq 60); do
+        if squeue -h -j "${array}_$task" -o %t | grep -qx PD; then
+            scontrol update JobId="${array}_$task" StartTime=now
+            break
+        fi
+        sleep 0.5
+    done
+    say "requeued task $task mid-run"
+}
+
 dir="$work/hunt/4"
 array=$(submit 4 "$dir")
 say "array job $array: 4 tasks"
 # Requeue task 2 once it has written a checkpoint with work done.
-for _ in $(seq 120); do
-    if [ -s "$dir/finds-2.txt.checkpoint" ] \
-        && grep -q '"done":[1-9]' "$dir/finds-2.txt.checkpoint" \
-        && squeue -h -j "${array}_2" -o %t | grep -qx R; then
-        break
-    fi
-    sleep 0.5
-done
-squeue -h -j "${array}_2" -o %t | grep -qx R || fail "task 2 never ran with a checkpoint"
-scontrol requeue "${array}_2"
-# Slurm holds a requeued job back for two minutes (its BeginTime); once it
-# is pending again, let it start at once.
-for _ in $(seq 60); do
-    if squeue -h -j "${array}_2" -o %t | grep -qx PD; then
-        scontrol update JobId="${array}_2" StartTime=now
-        break
-    fi
-    sleep 0.5
-done
-say "requeued task 2 mid-run"
+requeue_mid_run "$array" 2 "$dir/finds-2.txt.checkpoint" '"done":[1-9]'
 wait_jobs 600
 [ -s "$dir/merged.txt" ] || fail "no merged result (logs in $dir)"
 grep -q "resuming from" "$dir"/sudokit-search-"${array}"_2.log \
@@ -218,6 +238,31 @@ if ! diff <(canonical "$work/whole.txt") <(canonical "$dir/merged.txt") > "$work
     fail "the merge differs from the unsharded hunt ($(wc -l < "$work/diff.txt") lines of diff in $work/diff.txt)"
 fi
 say "merged: $(wc -l < "$dir/merged.txt") puzzles, the same as unsharded; task 2 resumed after its requeue"
+cat "$dir"/sudokit-merge-*.log
+
+# The analyzer and the generator as array jobs: merged byte for byte.
+"$SUDOKIT" generate -q -n 2000 --seed 4 > "$work/puzzles.txt"
+analysis=(--format jsonl --minimal "$work/puzzles.txt")
+"$SUDOKIT" analyze -q "${analysis[@]}" > "$work/analyze-whole.txt"
+dir="$work/analyze"
+array=$(submit_script 3 "$dir" records.sbatch "$dir" analyze "${analysis[@]}")
+say "analyze array job $array: 3 tasks"
+wait_jobs 600
+cmp -s "$work/analyze-whole.txt" "$dir/merged.txt" \
+    || fail "the merged analysis differs from the unsharded one (logs in $dir)"
+say "analyze: merged $(wc -l < "$dir/merged.txt") lines, byte for byte the unsharded output"
+generation=(--seed 5 -n 3000 --minimal --box 3x4)
+"$SUDOKIT" generate -q "${generation[@]}" > "$work/generate-whole.txt"
+dir="$work/generate"
+array=$(submit_script 3 "$dir" records.sbatch "$dir" generate "${generation[@]}")
+say "generate array job $array: 3 tasks"
+requeue_mid_run "$array" 2 "$dir/part-2.txt.checkpoint" '"items":[1-9][0-9]*,"total":null'
+wait_jobs 600
+grep -q "resuming from" "$dir"/sudokit-records-"${array}"_2.log \
+    || fail "generate task 2 did not resume from its checkpoint: $(cat "$dir"/sudokit-records-"${array}"_2.log)"
+cmp -s "$work/generate-whole.txt" "$dir/merged.txt" \
+    || fail "the merged generation differs from the unsharded one (logs in $dir)"
+say "generate: merged $(wc -l < "$dir/merged.txt") lines, byte for byte the unsharded output; task 2 resumed after its requeue"
 cat "$dir"/sudokit-merge-*.log
 
 if $scaling; then

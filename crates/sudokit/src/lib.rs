@@ -124,7 +124,8 @@
 //! [`grid`] (shapes, geometry, [`Puzzle`]), [`parse`] (text, alphabets,
 //! errors with line and cell), [`solver`] (the engines behind one trait),
 //! [`analyze`] (the batch analyzer), [`generate`], [`canon`], `search` (the
-//! {−R+A} neighbourhood hunt), [`slide`], [`lines`] (reading lines with a
+//! {−R+A} neighbourhood hunt), [`shard`] (slices of long runs, their
+//! checkpointed out files and their merge), [`slide`], [`lines`] (reading lines with a
 //! cap on their length) and [`budget`] (deadlines and cancellation).
 //!
 //! ## Cargo features
@@ -138,7 +139,7 @@
 //! - `serde` (serde, serde_json): [`Status`] and [`generate::Symmetry`]
 //!   implement `Serialize`.
 //! - The `search` module (the hunt, with JSON checkpoints and parallel
-//!   batches) needs both.
+//!   batches) and `shard`'s out files and merge need both.
 //!
 //! A program that only solves builds with `default-features = false`.
 
