@@ -9,7 +9,7 @@
 //! temporary file and renames it over the old one, so a kill leaves either
 //! the old or the new checkpoint, never a torn one.
 //!
-//! The file is sealed (see [`sealed`](crate::shard::sealed)): three lines,
+//! The file is sealed (see [`crate::shard::sealed`]): three lines,
 //! `sudokit hunt checkpoint 3`, the record as JSON
 //! (`{"hunt":{…},"done":…,"out_len":…,"out_digest":…,"stats":{…}}`), and
 //! the FNV-1a digest of the first two, so a flipped bit anywhere is found.

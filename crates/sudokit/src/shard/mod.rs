@@ -18,7 +18,7 @@ pub mod merge;
 #[cfg(all(feature = "parallel", feature = "serde"))]
 pub mod records;
 #[cfg(all(feature = "parallel", feature = "serde"))]
-pub(crate) mod sealed;
+pub mod sealed;
 
 use std::fmt;
 use std::str::FromStr;
