@@ -6,7 +6,7 @@
 //!   canonical form and sorted, so the result does not depend on how the
 //!   hunt was split ([`merge`]);
 //! - the records of `sudokit analyze` and `sudokit generate` (one line per
-//!   item, see [`records`](super::records)) are dealt back into item order,
+//!   item, see [`super::records`]) are dealt back into item order,
 //!   the header once, so the result is byte for byte what one unsharded run
 //!   writes ([`merge_records`]).
 //!

@@ -6,7 +6,7 @@
 //! The file is a header (a CSV header, a comment line; perhaps empty) and
 //! then one line per item of this slice, in item order. Every few seconds
 //! and at the end the run records, in a sealed checkpoint (see
-//! [`sealed`](super::sealed)): which run it is (a digest of its input and
+//! [`super::sealed`]): which run it is (a digest of its input and
 //! options, see [`RunId`]), how many items of the whole run it has passed,
 //! how many lines it has written, the out file's length and the digest of
 //! those bytes, and its counts so far. The out file is synced before the
