@@ -390,3 +390,55 @@ fn a_generator_killed_at_any_moment_resumes_into_the_same_puzzles() {
     assert!(resumed.status.success(), "{}", stderr(&resumed));
     assert_eq!(fs::read(&out).unwrap(), whole.stdout);
 }
+
+#[test]
+fn an_out_file_or_checkpoint_that_is_the_input_is_refused() {
+    let dir = scratch_dir("clobber");
+    let input = dir.join("in.txt");
+    let text = format!(
+        "{}\n",
+        "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"
+    );
+    fs::write(&input, &text).unwrap();
+    let link = dir.join("link.txt");
+    fs::hard_link(&input, &link).unwrap();
+    let other = dir.join("other.txt");
+    for args in [
+        vec!["analyze", "--out", arg(&input), arg(&input)],
+        vec!["analyze", "--out", arg(&link), arg(&input)],
+        vec![
+            "analyze",
+            "--out",
+            arg(&other),
+            "--checkpoint",
+            arg(&input),
+            arg(&input),
+        ],
+        vec!["search", "--out", arg(&link), arg(&input)],
+        vec![
+            "search",
+            "--out",
+            arg(&other),
+            "--checkpoint",
+            arg(&input),
+            arg(&input),
+        ],
+    ] {
+        let ran = sudokit(&args);
+        assert!(
+            refused(&ran, "would overwrite its own input"),
+            "{args:?}: {}",
+            stderr(&ran)
+        );
+        assert_eq!(fs::read_to_string(&input).unwrap(), text, "{args:?}");
+    }
+    let same = sudokit(&[
+        "analyze",
+        "--out",
+        arg(&other),
+        "--checkpoint",
+        arg(&other),
+        arg(&input),
+    ]);
+    assert!(refused(&same, "names the out file"), "{}", stderr(&same));
+}

@@ -294,6 +294,8 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let spec = args.format.spec();
     let sources = args.input.open(&spec)?;
+    let inputs: Vec<&std::path::Path> = sources.iter().filter_map(Source::path).collect();
+    args.record.refuse_clobbering(&inputs)?;
     let records = match &args.record.out {
         Some(_) => {
             let (what, identity) = identity(args, &sources)?;

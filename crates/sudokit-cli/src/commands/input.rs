@@ -76,6 +76,14 @@ impl Source {
         }
     }
 
+    /// The file the source reads, when it is a regular file.
+    pub fn path(&self) -> Option<&Path> {
+        match &self.again {
+            Again::File(path) => Some(path),
+            _ => None,
+        }
+    }
+
     /// The FNV-1a digest of the source's bytes, read again from the start
     /// (so that a resumed run can tell that its input has not changed);
     /// `None` for standard input, a FIFO or a device, which cannot be read

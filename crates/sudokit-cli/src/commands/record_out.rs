@@ -4,7 +4,8 @@
 //! resumes where it stopped, and a sharded run's slices can be joined by
 //! `sudokit merge` into exactly what one run writes.
 
-use std::path::PathBuf;
+use std::fs;
+use std::path::{Path, PathBuf};
 
 use sudokit::shard::records::{RecordsOut, RunId, Start};
 use sudokit::shard::{Shard, Stripes};
@@ -50,6 +51,24 @@ impl RecordOutArgs {
         self.resume || self.shard.is_some_and(|s| !s.is_whole())
     }
 
+    /// Refuses an out file or checkpoint that is one of the `inputs` (see
+    /// [`refuse_clobbering`]).
+    pub fn refuse_clobbering(&self, inputs: &[&Path]) -> anyhow::Result<()> {
+        match &self.out {
+            Some(out) => refuse_clobbering(out, &self.checkpoint_path(out), inputs),
+            None => Ok(()),
+        }
+    }
+
+    /// The checkpoint file: `--checkpoint`, else `OUT.checkpoint`.
+    fn checkpoint_path(&self, out: &Path) -> PathBuf {
+        self.checkpoint.clone().unwrap_or_else(|| {
+            let mut path = out.as_os_str().to_owned();
+            path.push(".checkpoint");
+            path.into()
+        })
+    }
+
     /// Opens the out file of the run of `command` described by `what`
     /// whose input and options `identity` sums up, saying on standard
     /// error where it starts (unless `quiet` and nothing is discarded);
@@ -64,11 +83,7 @@ impl RecordOutArgs {
         let Some(out) = &self.out else {
             return Ok(None);
         };
-        let checkpoint = self.checkpoint.clone().unwrap_or_else(|| {
-            let mut path = out.as_os_str().to_owned();
-            path.push(".checkpoint");
-            path.into()
-        });
+        let checkpoint = self.checkpoint_path(out);
         let run = RunId::new(command, what, identity, self.stripes());
         let records = RecordsOut::open(out, &checkpoint, run, self.resume)?;
         let (out, checkpoint) = (out.display(), checkpoint.display());
@@ -96,5 +111,45 @@ impl RecordOutArgs {
             ),
         }
         Ok(Some(records))
+    }
+}
+
+/// Refuses an out file or a checkpoint that is one of the `inputs`, or
+/// each other: a run empties or appends to its out file and replaces its
+/// checkpoint, which would destroy or garble its own input.
+pub fn refuse_clobbering(out: &Path, checkpoint: &Path, inputs: &[&Path]) -> anyhow::Result<()> {
+    for (flag, written) in [("--out", out), ("--checkpoint", checkpoint)] {
+        if let Some(input) = inputs.iter().find(|input| same_file(input, written)) {
+            anyhow::bail!(
+                "{flag} {} is the input file {}: the run would overwrite its own input",
+                written.display(),
+                input.display()
+            );
+        }
+    }
+    if same_file(out, checkpoint) {
+        anyhow::bail!("--checkpoint names the out file {}", out.display());
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name one existing file (the same path, or another
+/// name for it: a symbolic or hard link, `./` or `..` detours).
+fn same_file(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
     }
 }

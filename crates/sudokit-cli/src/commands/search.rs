@@ -25,10 +25,11 @@ use sudokit::parse::Format;
 use sudokit::search::{Batch, Find, Hunt, HuntOptions, Progress, Shard, Start, Stats};
 
 use super::canon::{nine, nine_spec, require_nine};
-use super::input::{locate, InputArgs, PuzzleLines};
+use super::input::{locate, InputArgs, PuzzleLines, Source};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
+use super::record_out::refuse_clobbering;
 use super::{FormatArgs, LineArgs, ThreadArgs};
 
 /// The fields of a find's record, after the common ones: its clue count and
@@ -99,6 +100,13 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     args.threads.install()?;
     let spec = nine_spec(&args.format, "search")?;
     let sources = args.input.open(&spec)?;
+    let checkpoint = args.checkpoint.clone().unwrap_or_else(|| {
+        let mut name = args.out.as_os_str().to_owned();
+        name.push(".checkpoint");
+        PathBuf::from(name)
+    });
+    let inputs: Vec<&Path> = sources.iter().filter_map(Source::path).collect();
+    refuse_clobbering(&args.out, &checkpoint, &inputs)?;
     let several = sources.len() > 1;
     let output = args.output.format;
     let columns = csv_columns(&FIELDS);
@@ -146,11 +154,6 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     stdout.flush()?;
     drop(stdout);
     let invalid = printed > 0;
-    let checkpoint = args.checkpoint.clone().unwrap_or_else(|| {
-        let mut name = args.out.as_os_str().to_owned();
-        name.push(".checkpoint");
-        PathBuf::from(name)
-    });
     let options = HuntOptions {
         remove: args.remove,
         add: args.add,
