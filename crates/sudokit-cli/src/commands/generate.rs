@@ -247,28 +247,21 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             while start < args.count {
                 let end = (start + batch).min(args.count);
                 text.clear();
-                let (mut made_now, mut failed_now) = (0u64, 0u64);
+                let (mut lines, mut failed_now) = (0u64, 0u64);
                 for run in stripes.runs_in(start..end) {
+                    lines += run.end - run.start;
                     match &variant {
                         None => {
                             let puzzles = generate_range(options, seed, run.clone());
                             for (number, made) in (run.start + 1..).zip(puzzles) {
-                                *if made.is_ok() {
-                                    &mut made_now
-                                } else {
-                                    &mut failed_now
-                                } += 1;
+                                failed_now += u64::from(made.is_err());
                                 printer.write(number, &made, &mut text);
                             }
                         }
                         Some(variant) => {
                             let puzzles = generate_variant_range(variant, seed, run.clone());
                             for (number, made) in (run.start + 1..).zip(puzzles) {
-                                *if made.is_ok() {
-                                    &mut made_now
-                                } else {
-                                    &mut failed_now
-                                } += 1;
+                                failed_now += u64::from(made.is_err());
                                 printer.write_variant(number, &made, &mut text);
                             }
                         }
@@ -281,12 +274,12 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
                     }
                     Out::Records(records) => records.append(
                         &text,
-                        made_now + failed_now,
+                        lines,
                         end,
-                        &[("made", made_now), ("failed", failed_now)],
+                        &[("made", lines - failed_now), ("failed", failed_now)],
                     )?,
                 }
-                made += made_now;
+                made += lines - failed_now;
                 failed += failed_now;
                 bar.set_position(end);
                 start = end;

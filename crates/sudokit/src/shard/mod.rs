@@ -139,18 +139,23 @@ impl Stripes {
     }
 
     /// This slice's items among `range`, as runs of consecutive items in
-    /// order.
+    /// order (the whole range as one run for the whole run, `1/1`).
     pub fn runs_in(
         self,
         range: std::ops::Range<u64>,
     ) -> impl Iterator<Item = std::ops::Range<u64>> {
-        let cycle = self.width * self.shard.count;
-        let offset = self.shard.index * self.width;
+        // The only slice owns every stripe: one stripe as wide as the range.
+        let width = match self.shard.is_whole() {
+            true => range.end.max(1),
+            false => self.width,
+        };
+        let cycle = width * self.shard.count;
+        let offset = self.shard.index * width;
         let first_cycle = range.start / cycle;
         (first_cycle..)
             .map(move |c| c * cycle + offset)
             .take_while(move |&start| start < range.end)
-            .map(move |start| start.max(range.start)..(start + self.width).min(range.end))
+            .map(move |start| start.max(range.start)..(start + width).min(range.end))
             .filter(|run| !run.is_empty())
     }
 }
@@ -185,7 +190,11 @@ mod tests {
                         let counted = (0..items).filter(|&k| s.owns(k)).count() as u64;
                         assert_eq!(s.owned_below(items), counted);
                         for from in 0..=items {
-                            let listed: Vec<u64> = s.runs_in(from..items).flatten().collect();
+                            let runs: Vec<_> = s.runs_in(from..items).collect();
+                            if count == 1 && from < items {
+                                assert_eq!(runs, vec![from..items], "one slice: one run");
+                            }
+                            let listed: Vec<u64> = runs.into_iter().flatten().collect();
                             let owned: Vec<u64> = (from..items).filter(|&k| s.owns(k)).collect();
                             assert_eq!(listed, owned);
                         }
