@@ -433,7 +433,7 @@ pub fn merge_records(
         readers.push(reader);
     }
     out.write_all(&headers[0]).map_err(MergeError::Write)?;
-    let width = c0.run.stripe.max(1);
+    let width = c0.run.stripes().map_or(1, |s| s.width());
     let mut line = Vec::new();
     let mut item = 0;
     let mut stripe = 0usize;

@@ -102,11 +102,13 @@ pub struct Stripes {
 }
 
 impl Stripes {
-    /// The stripes of `width` items (0 counts as 1) that belong to `shard`.
+    /// The stripes of `width` items that belong to `shard`; 0 counts as 1,
+    /// and a width so large that `N` stripes would pass `u64::MAX` items
+    /// counts as the largest that does not.
     pub fn new(shard: Shard, width: u64) -> Stripes {
         Stripes {
             shard,
-            width: width.max(1),
+            width: width.clamp(1, u64::MAX / shard.count),
         }
     }
 
@@ -153,9 +155,9 @@ impl Stripes {
         let offset = self.shard.index * width;
         let first_cycle = range.start / cycle;
         (first_cycle..)
-            .map(move |c| c * cycle + offset)
+            .map_while(move |c| c.checked_mul(cycle)?.checked_add(offset))
             .take_while(move |&start| start < range.end)
-            .map(move |start| start.max(range.start)..(start + width).min(range.end))
+            .map(move |start| start.max(range.start)..start.saturating_add(width).min(range.end))
             .filter(|run| !run.is_empty())
     }
 }
@@ -175,13 +177,31 @@ mod tests {
     }
 
     #[test]
+    fn huge_widths_and_items_do_not_overflow() {
+        for count in [1, 2, 3, 7] {
+            for index in 0..count {
+                let shard = Shard::new(index, count).unwrap();
+                for width in [u64::MAX, u64::MAX / 2, 1 << 40] {
+                    let s = Stripes::new(shard, width);
+                    let all = s.owned_below(u64::MAX);
+                    assert!(all <= u64::MAX);
+                    let runs: Vec<_> = s.runs_in(u64::MAX - 10..u64::MAX).collect();
+                    let listed = runs.iter().map(|r| r.end - r.start).sum::<u64>();
+                    let owned = (u64::MAX - 10..u64::MAX).filter(|&k| s.owns(k)).count();
+                    assert_eq!(listed, owned as u64);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn stripes_partition_the_items_and_count_them() {
         for count in 1..5 {
             for width in 1..4 {
                 let slices: Vec<Stripes> = (0..count)
                     .map(|i| Stripes::new(Shard::new(i, count).unwrap(), width))
                     .collect();
-                for item in 0..40 {
+                for item in (0..40).chain([u64::MAX - 1, u64::MAX]) {
                     let owners = slices.iter().filter(|s| s.owns(item)).count();
                     assert_eq!(owners, 1, "item {item}, {count} slices of width {width}");
                 }
