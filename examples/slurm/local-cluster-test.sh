@@ -25,8 +25,8 @@
 #   3. checks that the merge holds exactly the unsharded hunt's puzzles (by
 #      canonical form) and that task 2 did resume;
 #   4. runs `sudokit analyze` on 2,000 generated puzzles as an array of 3
-#      tasks (records.sbatch) and checks that the merge is byte for byte
-#      the unsharded output;
+#      tasks submitted by split.sh (records.sbatch, then merge.sbatch) and
+#      checks that the merge is byte for byte the unsharded output;
 #   5. runs `sudokit generate` of 3,000 minimal 12x12 puzzles as an array of
 #      3 tasks, requeues task 2 once it has checkpointed, and checks that
 #      it resumed and that the merge is byte for byte the unsharded output.
@@ -245,8 +245,8 @@ cat "$dir"/sudokit-merge-*.log
 analysis=(--format jsonl --minimal "$work/puzzles.txt")
 "$SUDOKIT" analyze -q "${analysis[@]}" > "$work/analyze-whole.txt"
 dir="$work/analyze"
-array=$(submit_script 3 "$dir" records.sbatch "$dir" analyze "${analysis[@]}")
-say "analyze array job $array: 3 tasks"
+mkdir -p "$dir"
+say "$(cd "$dir" && "$here/split.sh" 3 "$dir" analyze "${analysis[@]}")"
 wait_jobs 600
 cmp -s "$work/analyze-whole.txt" "$dir/merged.txt" \
     || fail "the merged analysis differs from the unsharded one (logs in $dir)"
