@@ -22,7 +22,7 @@ use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
 use super::progress::{self, with_bar, Meter};
-use super::record_out::RecordOutArgs;
+use super::record_out::{progress_line, LogLines, RecordOutArgs};
 use super::{
     push_number, status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs,
     VariantArgs,
@@ -112,6 +112,10 @@ struct Printer {
     words: &'static Wording,
     /// The out file (`--out`), else standard output.
     records: Option<RecordsOut>,
+    /// Progress lines for a batch job's log.
+    log: LogLines,
+    /// Puzzles passed before this run (by the run it resumes).
+    first: u64,
     /// The CSV columns.
     columns: Vec<&'static str>,
     /// Output buffers of the last block, emptied, for the next one: fresh
@@ -173,6 +177,10 @@ impl Printer {
                     verdicts.passed(),
                     &counted(&counts),
                 )?;
+                let (passed, written) = (verdicts.passed(), records.lines());
+                let here = passed.saturating_sub(self.first);
+                self.log
+                    .tick(|elapsed| progress_line("puzzles", passed, None, written, here, elapsed));
             }
         }
         for mut chunk in chunks {
@@ -330,6 +338,8 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         } else {
             &ENGLISH
         },
+        log: LogLines::new("analyze", records.is_some(), args.quiet),
+        first: records.as_ref().map_or(0, RecordsOut::items_passed),
         records,
         columns: csv_columns(&FIELDS),
         spare: Vec::new(),

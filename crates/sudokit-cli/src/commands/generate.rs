@@ -33,7 +33,7 @@ use super::output::{
     csv_columns, escape_controls, write_csv_header, OutputArgs, OutputFormat, Record,
 };
 use super::rate::{rating_fields, rating_text};
-use super::record_out::RecordOutArgs;
+use super::record_out::{progress_line, LogLines, RecordOutArgs};
 use super::{ThreadArgs, VariantArgs};
 
 /// Puzzles made per thread before a batch is printed.
@@ -227,6 +227,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let stripes = args.record.stripes();
+    let mut log = LogLines::new("generate", matches!(out, Out::Records(_)), args.quiet);
     let bar = ProgressBar::with_draw_target(Some(args.count), ProgressDrawTarget::hidden())
         .with_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles  {per_sec}  eta {eta}")
@@ -272,12 +273,19 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
                         stdout.write_all(&text)?;
                         stdout.flush()?;
                     }
-                    Out::Records(records) => records.append(
-                        &text,
-                        lines,
-                        end,
-                        &[("made", lines - failed_now), ("failed", failed_now)],
-                    )?,
+                    Out::Records(records) => {
+                        records.append(
+                            &text,
+                            lines,
+                            end,
+                            &[("made", lines - failed_now), ("failed", failed_now)],
+                        )?;
+                        let written = records.lines();
+                        log.tick(|elapsed| {
+                            let here = end - first;
+                            progress_line("puzzles", end, Some(args.count), written, here, elapsed)
+                        });
+                    }
                 }
                 made += lines - failed_now;
                 failed += failed_now;

@@ -5,7 +5,9 @@
 //! `sudokit merge` into exactly what one run writes.
 
 use std::fs;
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use sudokit::shard::records::{RecordsOut, RunId, Start};
 use sudokit::shard::{Shard, Stripes};
@@ -14,6 +16,10 @@ use sudokit::shard::{Shard, Stripes};
 /// of the analyzer's blocks, and every batch of the generator, holds some
 /// of each slice's items.
 pub const STRIPE: u64 = 64;
+
+/// How often a run writing to `--out` prints a progress line when standard
+/// error is not a terminal (a batch job's log).
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 
 /// Where a record command writes, and which slice of the run it does.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -114,6 +120,71 @@ impl RecordOutArgs {
     }
 }
 
+/// Progress lines for a batch job's log: a run writing to `--out`, with
+/// standard error off a terminal (where a bar would not show), says every
+/// [`PROGRESS_EVERY`] how far it got.
+pub struct LogLines {
+    /// The command, for the line's prefix.
+    command: &'static str,
+    /// When the last line was printed; `None` when lines are not wanted.
+    last: Option<Instant>,
+    /// When the run started.
+    started: Instant,
+}
+
+impl LogLines {
+    /// Lines for `command`, printed when `out` and not `quiet` and standard
+    /// error is not a terminal.
+    pub fn new(command: &'static str, out: bool, quiet: bool) -> LogLines {
+        let now = Instant::now();
+        LogLines {
+            command,
+            last: (out && !quiet && !io::stderr().is_terminal()).then_some(now),
+            started: now,
+        }
+    }
+
+    /// Prints `line(elapsed)` when the last line is [`PROGRESS_EVERY`] old.
+    pub fn tick(&mut self, line: impl FnOnce(Duration) -> String) {
+        if let Some(last) = &mut self.last {
+            if last.elapsed() >= PROGRESS_EVERY {
+                *last = Instant::now();
+                eprintln!("sudokit {}: {}", self.command, line(self.started.elapsed()));
+            }
+        }
+    }
+}
+
+/// A progress line: `passed` of the run's items (of `total` when known),
+/// `lines` written to the out file, and the rate of the `here` items this
+/// run passed in `elapsed` (and the time left at that rate).
+pub fn progress_line(
+    items: &str,
+    passed: u64,
+    total: Option<u64>,
+    lines: u64,
+    here: u64,
+    elapsed: Duration,
+) -> String {
+    let rate = here as f64 / elapsed.as_secs_f64().max(1e-9);
+    match total {
+        Some(total) => {
+            let left = match rate > 0.0 {
+                true => {
+                    let seconds = total.saturating_sub(passed) as f64 / rate;
+                    indicatif::HumanDuration(Duration::from_secs_f64(seconds)).to_string()
+                }
+                false => "unknown".to_string(),
+            };
+            format!(
+                "{passed}/{total} {items} ({:.1}%), {lines} lines written, {rate:.0} {items}/s, {left} left",
+                100.0 * passed as f64 / total.max(1) as f64
+            )
+        }
+        None => format!("{passed} {items} passed, {lines} lines written, {rate:.0} {items}/s"),
+    }
+}
+
 /// Refuses an out file or a checkpoint that is one of the `inputs`, or
 /// each other: a run empties or appends to its out file and replaces its
 /// checkpoint, which would destroy or garble its own input.
@@ -151,5 +222,26 @@ fn same_file(a: &Path, b: &Path) -> bool {
     match (fs::canonicalize(a), fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_lines_say_how_far_and_how_fast() {
+        let line = progress_line("puzzles", 300, Some(1200), 150, 200, Duration::from_secs(2));
+        assert_eq!(
+            line,
+            "300/1200 puzzles (25.0%), 150 lines written, 100 puzzles/s, 9 seconds left"
+        );
+        let open = progress_line("puzzles", 5000, None, 2500, 5000, Duration::from_secs(4));
+        assert_eq!(
+            open,
+            "5000 puzzles passed, 2500 lines written, 1250 puzzles/s"
+        );
+        let stalled = progress_line("puzzles", 0, Some(10), 0, 0, Duration::ZERO);
+        assert!(stalled.ends_with("unknown left"), "{stalled}");
     }
 }

@@ -372,6 +372,11 @@ impl RecordsOut {
         self.state.is_complete()
     }
 
+    /// Lines written after the header, the resumed checkpoint's included.
+    pub fn lines(&self) -> u64 {
+        self.state.records
+    }
+
     /// The counts so far, the resumed checkpoint's included.
     pub fn counts(&self) -> &BTreeMap<String, u64> {
         &self.state.counts
