@@ -494,3 +494,78 @@ fn digest_prefix(reader: &mut impl Read, len: u64) -> io::Result<Fnv1a> {
     }
     Ok(digest)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh directory for one test's files.
+    fn dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("sudokit-records-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// The run of slice `index` of 2 over input `input`.
+    fn run(input: &[u8], index: u64) -> RunId {
+        let stripes = Stripes::new(Shard::new(index, 2).unwrap(), 2);
+        RunId::new("test", "a test".into(), input, stripes)
+    }
+
+    #[test]
+    fn a_run_resumes_from_its_checkpoint_and_refuses_what_does_not_match() {
+        let dir = dir("resume");
+        let (out, checkpoint) = (dir.join("out"), dir.join("out.checkpoint"));
+        let mut records = RecordsOut::open(&out, &checkpoint, run(b"in", 0), false).unwrap();
+        assert_eq!(records.start(), &Start::Fresh);
+        records.header(b"head\n").unwrap();
+        // Slice 1 of 2 in stripes of 2 owns items 0, 1, 4, 5, …
+        records.append(b"a\nb\n", 2, 4, &[("ok", 2)]).unwrap();
+        // A second run on the same out file is refused while the first holds it.
+        let second = RecordsOut::open(&out, &checkpoint, run(b"in", 0), true);
+        assert!(matches!(second, Err(RecordsError::Locked(_))));
+        records.checkpoint().unwrap();
+        records.append(b"c\n", 1, 5, &[("ok", 1)]).unwrap();
+        drop(records); // killed before its next checkpoint
+
+        let other = RecordsOut::open(&out, &checkpoint, run(b"changed", 0), true);
+        assert!(matches!(other, Err(RecordsError::Mismatch { .. })));
+        let slice = RecordsOut::open(&out, &checkpoint, run(b"in", 1), true);
+        assert!(matches!(slice, Err(RecordsError::Mismatch { .. })));
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            b"head\na\nb\nc\n",
+            "refusals change nothing"
+        );
+
+        let mut resumed = RecordsOut::open(&out, &checkpoint, run(b"in", 0), true).unwrap();
+        assert_eq!(resumed.items_passed(), 4);
+        assert_eq!(resumed.lines(), 2);
+        resumed.header(b"head\n").unwrap();
+        resumed.append(b"c\nd\n", 2, 6, &[("ok", 2)]).unwrap();
+        let done = resumed.finish(6).unwrap();
+        assert!(done.is_complete() && done.is_consistent());
+        assert_eq!(done.counts["ok"], 4);
+        assert_eq!(std::fs::read(&out).unwrap(), b"head\na\nb\nc\nd\n");
+
+        // An out file changed after its checkpoint is refused.
+        std::fs::write(&out, b"head\na\nX\nc\nd\n").unwrap();
+        let altered = RecordsOut::open(&out, &checkpoint, run(b"in", 0), true);
+        assert!(matches!(altered, Err(RecordsError::OutFile { .. })));
+    }
+
+    #[test]
+    fn a_slice_that_wrote_more_or_fewer_lines_than_its_share_is_not_finished() {
+        let dir = dir("share");
+        let (out, checkpoint) = (dir.join("out"), dir.join("out.checkpoint"));
+        let mut records = RecordsOut::open(&out, &checkpoint, run(b"in", 0), false).unwrap();
+        records.header(b"").unwrap();
+        records.append(b"a\n", 1, 3, &[]).unwrap();
+        assert!(
+            records.finish(3).is_err(),
+            "items 0 and 1 are this slice's: two lines"
+        );
+    }
+}
