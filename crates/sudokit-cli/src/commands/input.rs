@@ -96,13 +96,9 @@ impl Source {
             Again::File(path) => {
                 let cannot = |e: io::Error| anyhow::anyhow!("cannot read {}: {e}", self.name);
                 let mut file = File::open(path).map_err(cannot)?;
-                let mut buffer = vec![0; 1 << 16];
-                loop {
-                    match file.read(&mut buffer).map_err(cannot)? {
-                        0 => break,
-                        n => digest.update(&buffer[..n]),
-                    }
-                }
+                digest
+                    .update_from(&mut file, u64::MAX, |_| {})
+                    .map_err(cannot)?;
             }
         }
         Ok(Some(digest.value()))

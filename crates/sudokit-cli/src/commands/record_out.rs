@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use sudokit::shard::records::{RecordsOut, RunId, Start};
-use sudokit::shard::{Shard, Stripes};
+use sudokit::shard::{checkpoint_beside, Shard, Stripes};
 
 /// Items per stripe when a run is sharded: narrow enough that every piece
 /// of the analyzer's blocks, and every batch of the generator, holds some
@@ -68,11 +68,9 @@ impl RecordOutArgs {
 
     /// The checkpoint file: `--checkpoint`, else `OUT.checkpoint`.
     fn checkpoint_path(&self, out: &Path) -> PathBuf {
-        self.checkpoint.clone().unwrap_or_else(|| {
-            let mut path = out.as_os_str().to_owned();
-            path.push(".checkpoint");
-            path.into()
-        })
+        self.checkpoint
+            .clone()
+            .unwrap_or_else(|| checkpoint_beside(out))
     }
 
     /// Opens the out file of the run of `command` described by `what`

@@ -23,6 +23,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value;
 use sudokit::parse::Format;
 use sudokit::search::{Batch, Find, Hunt, HuntOptions, Progress, Shard, Start, Stats};
+use sudokit::shard::checkpoint_beside;
 
 use super::canon::{nine, nine_spec, require_nine};
 use super::input::{locate, InputArgs, PuzzleLines, Source};
@@ -100,11 +101,10 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     args.threads.install()?;
     let spec = nine_spec(&args.format, "search")?;
     let sources = args.input.open(&spec)?;
-    let checkpoint = args.checkpoint.clone().unwrap_or_else(|| {
-        let mut name = args.out.as_os_str().to_owned();
-        name.push(".checkpoint");
-        PathBuf::from(name)
-    });
+    let checkpoint = args
+        .checkpoint
+        .clone()
+        .unwrap_or_else(|| checkpoint_beside(&args.out));
     let inputs: Vec<&Path> = sources.iter().filter_map(Source::path).collect();
     refuse_clobbering(&args.out, &checkpoint, &inputs)?;
     let several = sources.len() > 1;

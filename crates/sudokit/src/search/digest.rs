@@ -32,6 +32,34 @@ impl Fnv1a {
         }
     }
 
+    /// Takes in the next bytes of `reader`, at most `limit` of them (fewer
+    /// at its end), handing each chunk read to `also` too (to count lines,
+    /// say); returns how many were read.
+    pub fn update_from(
+        &mut self,
+        reader: &mut impl std::io::Read,
+        limit: u64,
+        mut also: impl FnMut(&[u8]),
+    ) -> std::io::Result<u64> {
+        let mut buffer = vec![0; 1 << 16];
+        let mut read = 0;
+        while read < limit {
+            let want = buffer
+                .len()
+                .min((limit - read).try_into().unwrap_or(usize::MAX));
+            let n = match reader.read(&mut buffer[..want]) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            self.update(&buffer[..n]);
+            also(&buffer[..n]);
+            read += n as u64;
+        }
+        Ok(read)
+    }
+
     /// The digest of everything taken in so far.
     pub fn value(&self) -> u64 {
         self.0
@@ -60,6 +88,24 @@ mod tests {
         // The FNV reference values for "" and "a".
         assert_eq!(Fnv1a::of(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(Fnv1a::of(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+
+    #[test]
+    fn reading_stops_at_the_limit_and_shows_every_chunk() {
+        let text = vec![b'x'; 200_000];
+        let mut h = Fnv1a::new();
+        let mut seen = 0;
+        let read = h
+            .update_from(&mut &text[..], 150_001, |chunk| seen += chunk.len())
+            .unwrap();
+        assert_eq!((read, seen), (150_001, 150_001));
+        assert_eq!(h.value(), Fnv1a::of(&text[..150_001]));
+        let mut whole = Fnv1a::new();
+        assert_eq!(
+            whole.update_from(&mut &text[..], u64::MAX, |_| {}).unwrap(),
+            200_000
+        );
+        assert_eq!(whole.value(), Fnv1a::of(&text));
     }
 
     #[test]

@@ -38,11 +38,9 @@ pub struct ShardFiles {
 impl ShardFiles {
     /// The out file `out` with its default checkpoint, `OUT.checkpoint`.
     pub fn new(out: &Path) -> ShardFiles {
-        let mut checkpoint = out.as_os_str().to_owned();
-        checkpoint.push(".checkpoint");
         ShardFiles {
             out: out.to_path_buf(),
-            checkpoint: checkpoint.into(),
+            checkpoint: super::checkpoint_beside(out),
         }
     }
 }
@@ -508,17 +506,11 @@ fn verified_records(c: &RecordsCheckpoint, f: &ShardFiles) -> Result<Vec<u8>, Me
     let mut digest = crate::search::digest::Fnv1a::new();
     digest.update(&header);
     let mut lines = 0u64;
-    let mut reader = BufReader::with_capacity(1 << 16, file);
-    loop {
-        let chunk = reader.fill_buf().map_err(io_error)?;
-        if chunk.is_empty() {
-            break;
-        }
-        digest.update(chunk);
-        lines += memchr::memchr_iter(b'\n', chunk).count() as u64;
-        let n = chunk.len();
-        reader.consume(n);
-    }
+    digest
+        .update_from(&mut file, u64::MAX, |chunk| {
+            lines += memchr::memchr_iter(b'\n', chunk).count() as u64;
+        })
+        .map_err(io_error)?;
     if digest.value() != c.out_digest || lines != c.records {
         return Err(mismatch(OutMismatch::Differs {
             expected: c.out_len,

@@ -21,7 +21,16 @@ pub mod records;
 pub mod sealed;
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
+
+/// The checkpoint a run writing to `out` keeps unless told otherwise:
+/// `OUT.checkpoint`, beside it (where `sudokit merge` looks for it).
+pub fn checkpoint_beside(out: &Path) -> PathBuf {
+    let mut checkpoint = out.as_os_str().to_owned();
+    checkpoint.push(".checkpoint");
+    checkpoint.into()
+}
 
 /// One of `count` deterministic slices of a run. Written `I/N` with `I`
 /// from 1 to `N`. Made only through [`Shard::new`] or parsing, so that

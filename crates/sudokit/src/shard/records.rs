@@ -21,7 +21,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::File;
-use std::io::{self, Read, Seek, Write};
+use std::io::{self, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -471,26 +471,12 @@ fn verified_prefix(mut file: &File, c: &RecordsCheckpoint) -> Result<Fnv1a, Veri
         return Err(Verify::Mismatch(OutMismatch::Shorter { len, expected }));
     }
     file.rewind().map_err(Verify::Io)?;
-    let digest = digest_prefix(&mut file, expected).map_err(Verify::Io)?;
+    let mut digest = Fnv1a::new();
+    digest
+        .update_from(&mut file, expected, |_| {})
+        .map_err(Verify::Io)?;
     if digest.value() != c.out_digest {
         return Err(Verify::Mismatch(OutMismatch::Differs { expected }));
-    }
-    Ok(digest)
-}
-
-/// The digest of the next `len` bytes of `reader` (fewer at its end).
-fn digest_prefix(reader: &mut impl Read, len: u64) -> io::Result<Fnv1a> {
-    let mut digest = Fnv1a::new();
-    let mut buffer = vec![0; 1 << 16];
-    let mut left = len;
-    while left > 0 {
-        let want = buffer.len().min(left as usize);
-        let n = reader.read(&mut buffer[..want])?;
-        if n == 0 {
-            break;
-        }
-        digest.update(&buffer[..n]);
-        left -= n as u64;
     }
     Ok(digest)
 }
