@@ -1,7 +1,8 @@
 //! The batch analyzer: a stream of puzzle lines in, one verdict per puzzle out,
 //! in input order, computed on every core.
 //!
-//! Input is read in blocks of whole lines ([`BLOCK_BYTES`] or more), so a file
+//! Input is read in blocks of whole lines ([`BLOCK_BYTES_PER_THREAD`] per
+//! worker thread, or more), so a file
 //! far larger than memory streams through; a line longer than
 //! [`AnalyzeOptions::max_line`] is an invalid line, skipped without being held
 //! (see [`crate::lines`]). Each block is cut into pieces at line boundaries;
@@ -14,13 +15,13 @@
 
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::par::*;
 
 use crate::budget::Budget;
-use crate::grid::InputError;
+use crate::grid::{count_givens, InputError};
 use crate::lines::{LineReader, TooLong, DEFAULT_MAX_LINE};
 use crate::parse::{classify, AlphabetError, Format, FormatError, FormatSpec, Line, ParseError};
 use crate::shard::Stripes;
@@ -28,8 +29,14 @@ use crate::solver::choice::EngineChoice;
 use crate::solver::{check_input, Solver, Status};
 use crate::variant::{text::apply_fields, text::has_layout_fields, Layout, LayoutError, Rules};
 
-/// Bytes read per block before the block is analysed.
-pub const BLOCK_BYTES: usize = 1 << 20;
+/// Bytes read per block and worker thread before the block is analysed.
+///
+/// Small enough that the buffers of a block's verdicts and output, reused
+/// from block to block, stay small: blocks of 1 MiB cost 1,700 page faults
+/// on 100,000 6×6 puzzles with 2 threads, blocks of 256 KiB 640. Large
+/// enough that each of a block's pieces outweighs handing out the work
+/// (blocks of 64 KiB made the run slower).
+pub const BLOCK_BYTES_PER_THREAD: usize = 128 << 10;
 
 /// Lines analysed between updates of the progress counter.
 const PROGRESS_LINES: u64 = 64;
@@ -327,7 +334,7 @@ fn analyze_puzzle(
     scratch: &mut [u8],
 ) -> Analysis {
     let wanted = options.solutions.then_some(&mut *scratch);
-    let clues = givens.iter().filter(|&&v| v != 0).count();
+    let clues = count_givens(givens);
     let limit = options.limit.max(2);
     let outcome = match options.timeout {
         None => solver.solve_raw(givens, limit, wanted),
@@ -721,12 +728,17 @@ where
     let mut number_base = numbering.before;
     let mut bytes_done = 0u64;
     let threads = threads();
+    let block_bytes = BLOCK_BYTES_PER_THREAD * threads;
     // The runs of the last block, emptied, for the next block's pieces to
     // fill: fresh ones would make the kernel map and zero their pages anew.
     let mut spare: Vec<Vec<Verdict<'static>>> = Vec::new();
+    // The engines of finished pieces, for the next pieces (of this block or
+    // a later one) to take rather than build their tables again. The format
+    // never changes once settled, and the engines depend on nothing else.
+    let idle_engines: Mutex<Vec<Result<Engines, LayoutError>>> = Mutex::new(Vec::new());
     loop {
         let started = Instant::now();
-        let item = reader.next_block(BLOCK_BYTES).map_err(AnalyzeError::Read)?;
+        let item = reader.next_block(block_bytes).map_err(AnalyzeError::Read)?;
         summary.read_time += started.elapsed();
         let Some(item) = item else { break };
         let block = match item {
@@ -822,13 +834,18 @@ where
             let max_line = options.max_line;
             let results: Vec<PieceResult<'_>> = parts
                 .into_par_iter()
-                .map_init(
-                    || Engines::new(format, options),
-                    |engines, (piece, pick, room)| match engines {
+                .map(|(piece, pick, room)| {
+                    let taken = idle_engines.lock().ok().and_then(|mut idle| idle.pop());
+                    let mut engines = taken.unwrap_or_else(|| Engines::new(format, options));
+                    let result = match &mut engines {
                         Ok(engines) => analyze_piece(piece, format, options, engines, pick, room),
                         Err(e) => refuse_piece(piece, e, max_line, pick, room),
-                    },
-                )
+                    };
+                    if let Ok(mut idle) = idle_engines.lock() {
+                        idle.push(engines);
+                    }
+                    result
+                })
                 .collect();
             for mut piece in results {
                 for verdict in &mut piece.verdicts {

@@ -17,6 +17,7 @@ use sudokit::parse::Format;
 use sudokit::shard::records::RecordsOut;
 use sudokit::solver::Status;
 
+use super::background::BackgroundWriter;
 use super::input::{analyze_sources, locate, InputArgs, Source};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
@@ -121,6 +122,8 @@ struct Printer {
     /// Output buffers of the last block, emptied, for the next one: fresh
     /// ones would make the kernel map and zero their pages anew.
     spare: Vec<Vec<u8>>,
+    /// The thread writing to standard output (without `--out`).
+    writer: Option<BackgroundWriter>,
 }
 
 impl Printer {
@@ -135,9 +138,14 @@ impl Printer {
         let rooms: Vec<Vec<u8>> = verdicts
             .runs()
             .iter()
-            .map(|_| self.spare.pop().unwrap_or_default())
+            .map(|_| {
+                self.spare
+                    .pop()
+                    .or_else(|| self.writer.as_ref().and_then(BackgroundWriter::spare))
+                    .unwrap_or_default()
+            })
             .collect();
-        let this = &*self;
+        let (output, words, columns) = (self.output, self.words, &self.columns);
         let chunks: Vec<Vec<u8>> = verdicts
             .runs()
             .par_iter()
@@ -146,12 +154,12 @@ impl Printer {
                 out.reserve(run.len() * 48);
                 for verdict in run {
                     let number = verdict.number;
-                    if this.output == OutputFormat::Text {
-                        write_text(&mut out, this.words, number, verdict);
+                    if output == OutputFormat::Text {
+                        write_text(&mut out, words, number, verdict);
                     } else {
                         let record = Printer::record(source, format, number, verdict);
-                        match this.output {
-                            OutputFormat::Csv => record.write_csv(&this.columns, &mut out),
+                        match output {
+                            OutputFormat::Csv => record.write_csv(columns, &mut out),
                             _ => record.write_json(&mut out),
                         }
                     }
@@ -161,11 +169,11 @@ impl Printer {
             .collect();
         match &mut self.records {
             None => {
-                let mut stdout = io::stdout().lock();
-                for chunk in &chunks {
-                    stdout.write_all(chunk)?;
-                }
-                stdout.flush()?;
+                // The writer hands the buffers back once they are written.
+                return match &mut self.writer {
+                    Some(writer) => writer.send(chunks),
+                    None => Err(io::Error::other("output already finished")),
+                };
             }
             Some(records) => {
                 let mut counts = Summary::default();
@@ -188,6 +196,14 @@ impl Printer {
             self.spare.push(chunk);
         }
         Ok(())
+    }
+
+    /// Waits until everything sent to standard output is written; the first
+    /// write error, if any.
+    fn finish(&mut self) -> io::Result<()> {
+        self.writer
+            .take()
+            .map_or(Ok(()), |mut writer| writer.finish())
     }
 
     /// Writes the output's header (the CSV header line; text and JSON
@@ -343,6 +359,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         records,
         columns: csv_columns(&FIELDS),
         spare: Vec::new(),
+        writer: None,
     };
     let complete = printer
         .records
@@ -352,6 +369,9 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         Summary::default()
     } else {
         printer.header()?;
+        if printer.records.is_none() {
+            printer.writer = Some(BackgroundWriter::start()?);
+        }
         let meter = Meter {
             with_total: "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
             without_total: "{spinner} {bytes} analysed, {bytes_per_sec}",
@@ -367,6 +387,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
             )
         })?
     };
+    printer.finish().context("writing output")?;
     // Puzzles analysed by this run, for its rate.
     let analysed = summary.puzzles();
     if let Some(records) = printer.records.take() {

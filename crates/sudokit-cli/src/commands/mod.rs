@@ -1,6 +1,7 @@
 //! One module per subcommand, and the flags and helpers they share.
 
 pub mod analyze;
+pub mod background;
 pub mod batch;
 pub mod canon;
 pub mod count;

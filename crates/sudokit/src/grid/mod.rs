@@ -12,5 +12,6 @@ mod shape;
 
 pub use geometry::Geometry;
 pub(crate) use puzzle::check_cells;
+pub(crate) use puzzle::count_givens;
 pub use puzzle::{InputError, Puzzle};
 pub use shape::{Shape, ShapeError, MAX_SIDE};
