@@ -31,12 +31,13 @@ use crate::variant::{text::apply_fields, text::has_layout_fields, Layout, Layout
 
 /// Bytes read per block and worker thread before the block is analysed.
 ///
-/// Small enough that the buffers of a block's verdicts and output, reused
-/// from block to block, stay small: blocks of 1 MiB cost 1,700 page faults
-/// on 100,000 6×6 puzzles with 2 threads, blocks of 256 KiB 640. Large
-/// enough that each of a block's pieces outweighs handing out the work
-/// (blocks of 64 KiB made the run slower).
-pub const BLOCK_BYTES_PER_THREAD: usize = 128 << 10;
+/// A trade-off measured on 6×6 puzzles with 2 threads. The buffers of a
+/// block's verdicts and output are reused from block to block, so a larger
+/// block costs more page faults once (1 MiB blocks: 1,700 on 100,000
+/// puzzles, 512 KiB: 980, 256 KiB: 640). A smaller one costs more often the
+/// wait at the end of each block for its last piece (1,000,000 puzzles:
+/// 256 KiB blocks took 5% longer than 512 KiB ones, 1 MiB no shorter).
+pub const BLOCK_BYTES_PER_THREAD: usize = 256 << 10;
 
 /// Lines analysed between updates of the progress counter.
 const PROGRESS_LINES: u64 = 64;
