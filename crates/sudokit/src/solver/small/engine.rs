@@ -55,6 +55,10 @@
 use crate::grid::{Geometry, Shape};
 use crate::solver::Outcome;
 
+/// Entries of [`Engine::row_peers`]: a row and a set of its cells, for the
+/// largest side (8).
+const ROW_PEERS: usize = 8 << 8;
+
 /// One search state; see the module docs for the invariants.
 #[derive(Clone, Copy, Debug)]
 struct State<const N: usize> {
@@ -73,8 +77,9 @@ pub(super) struct Engine<const N: usize> {
     /// Peer mask of each cell; entry 64 (no cell) is empty.
     peers: [u64; 65],
     /// For row `r` and a set `p` of its cells (bit `c` for column `c`),
-    /// entry `r · 2^N + p`: the peers of those cells together.
-    row_peers: Vec<u64>,
+    /// entry `r · 2^N + p`: the peers of those cells together. Sized for
+    /// the largest side, so that no index needs a bounds check.
+    row_peers: Box<[u64; ROW_PEERS]>,
     /// Alternatives still to explore, newest last.
     stack: Vec<State<N>>,
 }
@@ -90,15 +95,14 @@ impl<const N: usize> Engine<N> {
         for (cell, slot) in peers.iter_mut().enumerate().take(cells) {
             *slot = mask(geometry.peers(cell));
         }
-        let row_peers = (0..N)
-            .flat_map(|row| {
-                (0..1usize << N).map(move |set| {
-                    (0..N)
-                        .filter(|col| set >> col & 1 == 1)
-                        .fold(0, |m, col| m | peers[row * N + col])
-                })
-            })
-            .collect();
+        let mut row_peers = Box::new([0u64; ROW_PEERS]);
+        for row in 0..N {
+            for set in 0..1usize << N {
+                row_peers[(row << N) | set] = (0..N)
+                    .filter(|col| set >> col & 1 == 1)
+                    .fold(0, |m, col| m | peers[row * N + col]);
+            }
+        }
         Engine {
             shape,
             all: u64::MAX >> (64 - cells),
