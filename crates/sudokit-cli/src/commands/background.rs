@@ -3,8 +3,14 @@
 //!
 //! On a batch of 100,000 6×6 puzzles the `write` calls took a seventh of the
 //! run, with every worker idle; behind this thread they overlap the next
-//! block's analysis. At most [`QUEUED`] blocks wait, so memory stays bounded
-//! by a few blocks' output however slow the reader of standard output is.
+//! block's analysis, and the run (2 threads, answers to a file) took 9% less
+//! wall time (best of 60 interleaved runs: 16.8 ms against 18.5 ms). At most
+//! [`QUEUED`] blocks wait, so memory stays bounded by a few blocks' output
+//! however slow the reader of standard output is.
+//!
+//! Reading ahead in a thread the same way was tried and made the run slower
+//! (18.7 ms against 16.9 ms, with 3.4 ms more CPU time): reading a block is
+//! cheap next to the hand-offs between threads on this kind of machine.
 
 use std::io::{self, Write};
 use std::sync::mpsc::{self, Receiver, SyncSender};
