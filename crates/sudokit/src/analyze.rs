@@ -498,7 +498,7 @@ fn analyze_piece<'a>(
     // A line of the cells alone (and a `\r`) is within the cap unless the
     // cap is tiny; only other lines need their length checked.
     let cells_fit = cells < options.max_line;
-    for raw in lines_of_length(piece, cells) {
+    for raw in lines(piece) {
         result.lines += 1;
         if let Some(progress) = &options.progress {
             unreported_bytes += raw.len() as u64 + 1;
@@ -638,69 +638,20 @@ fn too_long(number: u64, line: u64, max: usize) -> Verdict<'static> {
 }
 
 /// The lines of a block of whole lines (each without its `\n`).
-fn lines(block: &[u8]) -> Lines<'_> {
-    lines_of_length(block, 0)
-}
-
-/// The lines of a block of whole lines (each without its `\n`), most of
-/// which are expected to be `length` bytes long (0: no guess).
-fn lines_of_length(block: &[u8], length: usize) -> Lines<'_> {
+fn lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
     // An empty block has no lines; "\n" alone is one empty line.
-    let body = block.strip_suffix(b"\n").unwrap_or(block);
-    Lines {
-        body,
-        start: if block.is_empty() { 1 } else { 0 },
-        length,
-    }
-}
-
-/// The iterator of [`lines_of_length`].
-struct Lines<'a> {
-    /// The block without its last `\n`.
-    body: &'a [u8],
-    /// Where the next line starts; past the end when there is none.
-    start: usize,
-    /// The length most lines have (0: no guess).
-    length: usize,
-}
-
-impl<'a> Iterator for Lines<'a> {
-    type Item = &'a [u8];
-
-    fn next(&mut self) -> Option<&'a [u8]> {
-        let rest = self.body.get(self.start..)?;
-        // A line of the expected length is confirmed by its end byte and a
-        // word-wise scan of its bytes, cheaper on short lines than a search
-        // (a puzzle file is such lines one after another).
-        let end = if self.length > 0
-            && rest.get(self.length) == Some(&b'\n')
-            && !has_newline(&rest[..self.length])
-        {
-            self.length
-        } else {
-            memchr::memchr(b'\n', rest).unwrap_or(rest.len())
-        };
-        self.start += end + 1;
-        Some(&rest[..end])
-    }
-}
-
-/// Whether `bytes` holds a `\n`, eight bytes at a time.
-fn has_newline(bytes: &[u8]) -> bool {
-    const NEWLINES: u64 = 0x0a0a_0a0a_0a0a_0a0a;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const TOPS: u64 = 0x8080_8080_8080_8080;
-    // Exactly the words with a zero byte once XORed with newlines.
-    let has_zero = |word: u64| word.wrapping_sub(ONES) & !word & TOPS != 0;
-    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"));
-    if bytes.len() < 8 {
-        return bytes.contains(&b'\n');
-    }
-    // The last word may overlap the one before: bytes seen twice are fine.
-    (0..bytes.len() / 8)
-        .map(|k| word(8 * k))
-        .chain(std::iter::once(word(bytes.len() - 8)))
-        .any(|w| has_zero(w ^ NEWLINES))
+    let has_lines = !block.is_empty();
+    let block = block.strip_suffix(b"\n").unwrap_or(block);
+    // One scan for the line ends; each line starts after the previous end.
+    let mut ends = memchr::memchr_iter(b'\n', block).chain(std::iter::once(block.len()));
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        let end = ends.next()?;
+        let line = &block[start..end];
+        start = end + 1;
+        Some(line)
+    })
+    .filter(move |_| has_lines)
 }
 
 /// What each of `parts`, the pieces of a block whose first puzzle comes
@@ -935,7 +886,6 @@ where
 mod tests {
     use super::*;
     use crate::shard::Shard;
-    use rand::{Rng, SeedableRng};
 
     /// Hands out its data a few bytes per read, as a slow pipe does.
     struct Trickle<'a>(&'a [u8], usize);
@@ -1132,46 +1082,6 @@ mod tests {
         );
         assert_eq!(lines(b"").count(), 0);
         assert_eq!(lines(b"\n").collect::<Vec<_>>(), vec![&b""[..]]);
-    }
-
-    #[test]
-    fn a_guessed_length_splits_lines_as_a_search_does() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
-        for _ in 0..3000 {
-            // Lines of lengths around the guess, newlines anywhere in them.
-            let len = rng.gen_range(0..60);
-            let block: Vec<u8> = (0..len)
-                .map(|_| match rng.gen_range(0..10) {
-                    0 => b'\n',
-                    1 => b'\r',
-                    _ => b'1' + rng.gen_range(0..6),
-                })
-                .collect();
-            let want: Vec<&[u8]> = if block.is_empty() {
-                Vec::new()
-            } else {
-                block
-                    .strip_suffix(b"\n")
-                    .unwrap_or(&block)
-                    .split(|&b| b == b'\n')
-                    .collect()
-            };
-            for guess in [0, 1, 3, 7, 8, 9, 16, 36] {
-                let got: Vec<&[u8]> = lines_of_length(&block, guess).collect();
-                assert_eq!(got, want, "guess {guess}, block {block:?}");
-            }
-        }
-        // Bytes with the top bit set (UTF-8 beyond ASCII) are no newline.
-        for filler in [b'5', 0x80, 0x8b, 0xc3, 0xff, 0x0b, 0x09, 0] {
-            for len in 0..40 {
-                for at in 0..len {
-                    let mut bytes = vec![filler; len];
-                    assert!(!has_newline(&bytes), "{filler} {len}");
-                    bytes[at] = b'\n';
-                    assert!(has_newline(&bytes), "{filler} {len} {at}");
-                }
-            }
-        }
     }
 
     #[test]
