@@ -16,14 +16,27 @@ use sudokit::grid::{Puzzle, Shape};
 use sudokit::solver::reference::ReferenceSolver;
 use sudokit::solver::{Solver, Status};
 
-/// `count` random 4×4 puzzles (some with a corrupted clue), one per line:
-/// about 17 bytes a line, so 20,000 of them span several blocks.
+/// Lines enough to span several blocks of the analyzer (256 KiB per
+/// thread) on up to 3 threads: 17 bytes each, 1 MB in all.
+const MANY: usize = 60_000;
+
+/// `count` random 4×4 puzzles (some with a corrupted clue), one per line.
 fn random_lines(count: usize) -> Vec<Puzzle> {
     let shape = Shape::new(2, 2).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(16);
     (0..count)
         .map(|i| random_puzzle(shape, 2 + i % 7, 0.25, &mut rng))
         .collect()
+}
+
+/// A file of `MANY` random puzzles in a fresh directory for `test`: its
+/// path, its text and its puzzles.
+fn many_lines_file(test: &str) -> (std::path::PathBuf, String, Vec<Puzzle>) {
+    let puzzles = random_lines(MANY);
+    let input: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
+    let file = scratch_dir(test).join("many.txt");
+    std::fs::write(&file, &input).unwrap();
+    (file, input, puzzles)
 }
 
 /// The answers `analyze` must print, from the slow reference engine.
@@ -46,11 +59,7 @@ fn expected_answers(puzzles: &[Puzzle]) -> String {
 
 #[test]
 fn answers_spanning_many_blocks_come_out_complete_and_in_order() {
-    let dir = scratch_dir("analyze-blocks");
-    let puzzles = random_lines(20_000);
-    let input: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
-    let file = dir.join("many.txt");
-    std::fs::write(&file, &input).unwrap();
+    let (file, input, puzzles) = many_lines_file("analyze-blocks");
     let want = expected_answers(&puzzles);
     for threads in ["1", "2", "3"] {
         for source in ["file", "stdin"] {
@@ -78,11 +87,7 @@ fn answers_spanning_many_blocks_come_out_complete_and_in_order() {
 
 #[test]
 fn a_full_disk_is_an_error_naming_the_output_not_a_panic() {
-    let dir = scratch_dir("analyze-full");
-    let puzzles = random_lines(20_000);
-    let input: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
-    let file = dir.join("many.txt");
-    std::fs::write(&file, &input).unwrap();
+    let (file, _, _) = many_lines_file("analyze-full");
     let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
         eprintln!("no /dev/full here: skipped");
         return;
@@ -104,15 +109,9 @@ fn a_full_disk_is_an_error_naming_the_output_not_a_panic() {
 
 #[test]
 fn a_reader_that_stops_early_ends_the_run_quietly() {
-    let dir = scratch_dir("analyze-closed");
-    let puzzles = random_lines(20_000);
-    let input: String = puzzles
-        .iter()
-        .map(|p| format!("{p}\n"))
-        .collect::<String>()
-        .repeat(10);
-    let file = dir.join("many.txt");
-    std::fs::write(&file, &input).unwrap();
+    let (file, input, _) = many_lines_file("analyze-closed");
+    // Ten times as many: the run is still going when the reader leaves.
+    std::fs::write(&file, input.repeat(10)).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_sudokit"))
         .args(["analyze", "-q", "--threads", "2"])
         .arg(&file)
