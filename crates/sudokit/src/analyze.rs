@@ -2,13 +2,13 @@
 //! in input order, computed on every core.
 //!
 //! Input is read in blocks of whole lines ([`BLOCK_BYTES_PER_THREAD`] per
-//! worker thread, or more), so a file
-//! far larger than memory streams through; a line longer than
-//! [`AnalyzeOptions::max_line`] is an invalid line, skipped without being held
-//! (see [`crate::lines`]). Each block is cut into pieces at line boundaries;
-//! rayon analyses the pieces in parallel, each with its own solver, and the
-//! verdicts come back in order. The first puzzle line settles
-//! the [`Format`] (SPEC §1); a later line of another length is invalid.
+//! worker thread, or more), so a file far larger than memory streams
+//! through; a line longer than [`AnalyzeOptions::max_line`] is an invalid
+//! line, skipped without being held (see [`crate::lines`]). Each block is cut
+//! into pieces at line boundaries; rayon analyses the pieces in parallel,
+//! each with a solver of its own (kept from block to block), and the
+//! verdicts come back in order. The first puzzle line settles the [`Format`]
+//! (SPEC §1); a later line of another length is invalid.
 //!
 //! Nothing here prints: the caller's sink gets each block's verdicts and the
 //! format, and decides how to write them.
