@@ -36,7 +36,7 @@ use crate::variant::{text::apply_fields, text::has_layout_fields, Layout, Layout
 /// block costs more page faults once (1 MiB blocks: 1,700 on 100,000
 /// puzzles, 512 KiB: 980, 256 KiB: 640). A smaller one costs more often the
 /// wait at the end of each block for its last piece (1,000,000 puzzles:
-/// 256 KiB blocks took 5% longer than 512 KiB ones, 1 MiB no shorter).
+/// 256 KiB blocks took 4% longer than 512 KiB ones, 1 MiB no shorter).
 pub const BLOCK_BYTES_PER_THREAD: usize = 256 << 10;
 
 /// Lines analysed between updates of the progress counter.
