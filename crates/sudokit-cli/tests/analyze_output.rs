@@ -123,10 +123,7 @@ fn a_reader_that_stops_early_ends_the_run_quietly() {
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut first)
         .unwrap();
-    assert_eq!(
-        first,
-        "Puzzle # 1 ".to_string() + &first["Puzzle # 1 ".len()..]
-    );
+    assert!(first.starts_with("Puzzle # 1 "), "{first}");
     // The reader is gone: the next write fails with a broken pipe, which
     // ends the run with success and no message, as `head` expects.
     let deadline = Instant::now() + Duration::from_secs(60);
