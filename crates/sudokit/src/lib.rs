@@ -147,6 +147,7 @@
 
 pub mod analyze;
 pub mod budget;
+mod bytes;
 pub mod canon;
 pub mod generate;
 pub mod grid;

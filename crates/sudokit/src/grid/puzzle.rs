@@ -1,6 +1,7 @@
 //! [`Puzzle`]: givens on a shape, and checks of solutions against them.
 
 use super::Shape;
+use crate::bytes;
 
 /// Why cell values (or a buffer for them) do not fit a shape: the error of
 /// every public entry point that takes raw cells instead of a [`Puzzle`].
@@ -203,67 +204,16 @@ impl Puzzle {
     }
 }
 
-/// Number of non-zero cell values (each at most 64), eight cells per step:
-/// a grid's clue count, taken for every puzzle the analyzer reads. (A plain
-/// filtered count compiles to vector code only for slices of 64 cells or
-/// more, and a 6×6 or 9×9 grid then goes through its scalar tail.)
+/// Number of non-zero cell values: a grid's clue count, taken for every
+/// puzzle the analyzer reads (64 cells a step where the CPU allows, see
+/// [`crate::bytes`]).
 pub(crate) fn count_givens(cells: &[u8]) -> usize {
-    // Adding 0x7f to a byte of at most 0x40 sets its top bit exactly when
-    // the byte is not zero, with no carry into the next byte.
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const TOP: u64 = 0x8080_8080_8080_8080;
-    let nonzero = |word: u64| ((word + LOW) & TOP).count_ones() as usize;
-    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
-    if cells.len() < 8 {
-        return cells.iter().filter(|&&v| v != 0).count();
-    }
-    let mut chunks = cells.chunks_exact(8);
-    let count: usize = (&mut chunks).map(|chunk| nonzero(word(chunk))).sum();
-    // The tail is the top bytes of the last eight cells (little-endian: the
-    // bytes counted already are the low ones, shifted out).
-    match chunks.remainder().len() {
-        0 => count,
-        rest => count + nonzero(word(&cells[cells.len() - 8..]) >> (8 * (8 - rest))),
-    }
+    bytes::count_nonzero(bytes::Path::best(), cells)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{Rng, SeedableRng};
-
-    #[test]
-    fn givens_are_counted_eight_cells_at_a_time_as_one_by_one() {
-        let naive = |cells: &[u8]| cells.iter().filter(|&&v| v != 0).count();
-        // Every value a cell can hold (0 to 64) at every position of the
-        // words and of the tail, alone and among other givens.
-        for len in 1..=24usize {
-            for at in 0..len {
-                for value in 0..=64u8 {
-                    let mut cells = vec![0u8; len];
-                    cells[at] = value;
-                    assert_eq!(count_givens(&cells), naive(&cells), "{cells:?}");
-                    cells.iter_mut().step_by(3).for_each(|v| *v = 64);
-                    cells[at] = value;
-                    assert_eq!(count_givens(&cells), naive(&cells), "{cells:?}");
-                }
-            }
-        }
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        for _ in 0..2000 {
-            let len = rng.gen_range(0..=100);
-            let cells: Vec<u8> = (0..len)
-                .map(|_| {
-                    if rng.gen_bool(0.5) {
-                        0
-                    } else {
-                        rng.gen_range(1..=64)
-                    }
-                })
-                .collect();
-            assert_eq!(count_givens(&cells), naive(&cells), "{cells:?}");
-        }
-    }
 
     #[test]
     fn checks_solutions_against_givens() {
