@@ -315,9 +315,13 @@ impl<const N: usize> Engine<N> {
         };
         let bit = 1u64 << cell;
         let digit = s.cand.iter().position(|&b| b & bit != 0).unwrap_or(0);
-        let mut other = *s;
-        other.cand[digit] &= !bit;
-        self.stack.push(other);
+        // The copy is pushed as it stands and its digit removed in place:
+        // built beside it first, it was stored a word at a time and then
+        // read as vectors for the push, a stalled store forward.
+        self.stack.push(*s);
+        if let Some(other) = self.stack.last_mut() {
+            other.cand[digit] &= !bit;
+        }
         // Place the digit now rather than leave a single for `propagate`.
         for board in s.cand.iter_mut() {
             *board &= !bit;
