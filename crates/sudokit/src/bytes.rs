@@ -48,14 +48,15 @@ fn avx512_available() -> bool {
     }
 }
 
-/// Writes `table[b]` into `out` for each byte `b` of `text`, where `table`
-/// gives the bytes below 128 and every byte from 128 up reads as `0x80`;
-/// returns whether no value written has its top bit set (a table marks the
-/// bytes it does not know with that bit).
+/// Writes `table[b]` into `out` for each byte `b` of `text`; returns
+/// whether no value written has its top bit set (a table marks the bytes it
+/// does not know with that bit). Every byte from 128 up must be unknown: the
+/// AVX-512 form looks up only the low half of the table and writes `0x80`
+/// for those bytes.
 ///
 /// # Panics
 /// If `text` and `out` differ in length.
-pub(crate) fn look_up(path: Path, table: &[u8; 128], text: &[u8], out: &mut [u8]) -> bool {
+pub(crate) fn look_up(path: Path, table: &[u8; 256], text: &[u8], out: &mut [u8]) -> bool {
     assert_eq!(text.len(), out.len(), "look_up needs one slot a byte");
     match path {
         // SAFETY: the path is `Avx512` only when the CPU has its features.
@@ -66,10 +67,10 @@ pub(crate) fn look_up(path: Path, table: &[u8; 128], text: &[u8], out: &mut [u8]
 }
 
 /// [`look_up`], a byte at a time.
-fn look_up_portable(table: &[u8; 128], text: &[u8], out: &mut [u8]) -> bool {
+fn look_up_portable(table: &[u8; 256], text: &[u8], out: &mut [u8]) -> bool {
     let mut seen = 0u8;
     for (&b, slot) in text.iter().zip(out.iter_mut()) {
-        let v = if b < 0x80 { table[b as usize] } else { 0x80 };
+        let v = table[b as usize];
         *slot = v;
         seen |= v;
     }
@@ -82,9 +83,9 @@ fn look_up_portable(table: &[u8; 128], text: &[u8], out: &mut [u8]) -> bool {
 /// The CPU must have AVX-512 F, BW and VBMI.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-unsafe fn look_up_avx512(table: &[u8; 128], text: &[u8], out: &mut [u8]) -> bool {
+unsafe fn look_up_avx512(table: &[u8; 256], text: &[u8], out: &mut [u8]) -> bool {
     use std::arch::x86_64::*;
-    // SAFETY: `table` is 128 bytes, two unaligned 64-byte loads.
+    // SAFETY: `table` is 256 bytes; its low 128 are two 64-byte loads.
     let (low, high) = unsafe {
         (
             _mm512_loadu_si512(table.as_ptr().cast()),
@@ -181,20 +182,18 @@ mod tests {
     fn look_up_reads_every_byte_by_the_table_on_every_path() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(61);
         // Mostly known values, a few marked unknown, so that texts of every
-        // length come with and without an unknown byte.
-        let mut table = [0u8; 128];
-        for v in table.iter_mut() {
+        // length come with and without an unknown byte. Bytes from 128 up
+        // are unknown, as `look_up` requires, and `0x80`, what the AVX-512
+        // form writes for them, so that the forms agree byte for byte.
+        let mut table = [0x80u8; 256];
+        for v in table[..128].iter_mut() {
             *v = if rng.gen_bool(0.02) {
                 0xff
             } else {
                 rng.gen_range(0..=64)
             };
         }
-        let naive = |text: &[u8]| -> Vec<u8> {
-            text.iter()
-                .map(|&b| if b < 128 { table[b as usize] } else { 0x80 })
-                .collect()
-        };
+        let naive = |text: &[u8]| -> Vec<u8> { text.iter().map(|&b| table[b as usize]).collect() };
         for len in (0..=200).chain([255, 256, 257, 1000]) {
             for _ in 0..8 {
                 // Bytes from 128 up in one text in four.
