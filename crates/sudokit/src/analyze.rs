@@ -639,11 +639,13 @@ fn too_long(number: u64, line: u64, max: usize) -> Verdict<'static> {
 
 /// The lines of a block of whole lines (each without its `\n`).
 fn lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
-    // An empty block has no lines; "\n" alone is one empty line.
+    // An empty block has no lines (not even the last, unterminated one);
+    // "\n" alone is one empty line.
     let has_lines = !block.is_empty();
     let block = block.strip_suffix(b"\n").unwrap_or(block);
     // One scan for the line ends; each line starts after the previous end.
-    let mut ends = memchr::memchr_iter(b'\n', block).chain(std::iter::once(block.len()));
+    let last = has_lines.then_some(block.len());
+    let mut ends = memchr::memchr_iter(b'\n', block).chain(last);
     let mut start = 0;
     std::iter::from_fn(move || {
         let end = ends.next()?;
@@ -651,7 +653,6 @@ fn lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
         start = end + 1;
         Some(line)
     })
-    .filter(move |_| has_lines)
 }
 
 /// What each of `parts`, the pieces of a block whose first puzzle comes

@@ -320,8 +320,8 @@ impl Format {
         }
         // A branch-free pass (64 bytes a step where the CPU allows); the
         // rare bad line is located afterwards. Values are at most 64, so
-        // only [`UNKNOWN`] has the top bit.
-        // (Symbols are ASCII: every byte from 128 up is unknown.)
+        // only [`UNKNOWN`] has the top bit, and symbols are ASCII, so every
+        // byte from 128 up is unknown, as the look-up requires.
         let table = &self.alphabet.values;
         if cells.len() == expected && bytes::look_up(bytes::Path::best(), table, cells, out) {
             return Ok(());
