@@ -26,7 +26,7 @@ use crate::lines::{LineReader, TooLong, DEFAULT_MAX_LINE};
 use crate::parse::{classify, AlphabetError, Format, FormatError, FormatSpec, Line, ParseError};
 use crate::shard::Stripes;
 use crate::solver::choice::EngineChoice;
-use crate::solver::{check_input, Solver, Status};
+use crate::solver::{check_input, Outcome, Solver, Status};
 use crate::variant::{text::apply_fields, text::has_layout_fields, Layout, LayoutError, Rules};
 
 /// Bytes read per block and worker thread before the block is analysed.
@@ -335,26 +335,37 @@ fn analyze_puzzle(
     scratch: &mut [u8],
 ) -> Analysis {
     let wanted = options.solutions.then_some(&mut *scratch);
-    let clues = count_givens(givens);
     let limit = options.limit.max(2);
     let outcome = match options.timeout {
-        None => solver.solve_raw(givens, limit, wanted),
+        None => Some(solver.solve_raw(givens, limit, wanted)),
         Some(time) => {
             let budget = Budget::until(Instant::now() + time);
-            match solver.solve_raw_until(givens, limit, wanted, &budget) {
-                Some(outcome) => outcome,
-                None => {
-                    return Analysis {
-                        status: None,
-                        clues,
-                        count: 0,
-                        minimal: None,
-                        solution: None,
-                        jigsaw: false,
-                    }
-                }
-            }
+            solver.solve_raw_until(givens, limit, wanted, &budget)
         }
+    };
+    analysis_of(solver, givens, outcome, scratch, options)
+}
+
+/// The analysis of `givens` from its search's `outcome` (`None`: given up
+/// at the timeout) and its first `solution` (read when asked for).
+#[inline]
+fn analysis_of(
+    solver: &mut dyn Solver,
+    givens: &[u8],
+    outcome: Option<Outcome>,
+    solution: &[u8],
+    options: &AnalyzeOptions,
+) -> Analysis {
+    let clues = count_givens(givens);
+    let Some(outcome) = outcome else {
+        return Analysis {
+            status: None,
+            clues,
+            count: 0,
+            minimal: None,
+            solution: None,
+            jigsaw: false,
+        };
     };
     let status = Status::from_count(outcome.solutions);
     let unique = status == Status::Unique;
@@ -362,9 +373,96 @@ fn analyze_puzzle(
         status: Some(status),
         clues,
         count: outcome.solutions,
-        solution: (status != Status::None && options.solutions).then(|| scratch.to_vec()),
+        solution: (status != Status::None && options.solutions).then(|| solution.to_vec()),
         minimal: (unique && options.minimal).then(|| is_minimal_raw(solver, givens)),
         jigsaw: false,
+    }
+}
+
+/// Puzzles of bare lines gathered for an engine that solves a batch faster
+/// than one puzzle at a time ([`RawSolver::batches`]): their givens side by
+/// side, and what their verdicts need besides the analysis.
+struct Gathered<'a> {
+    cells: usize,
+    givens: Vec<u8>,
+    solutions: Vec<u8>,
+    outcomes: Vec<Option<Outcome>>,
+    /// Each puzzle's number, line number and cells.
+    lines: Vec<(u64, u64, &'a [u8])>,
+}
+
+impl<'a> Gathered<'a> {
+    /// Puzzles per batch: enough that the lanes of the small engine stay
+    /// busy (they idle while a batch's last searches finish), few enough
+    /// that the buffers stay in the first-level cache's neighbourhood.
+    const BATCH: usize = 512;
+
+    /// An empty gathering for puzzles of `cells` cells.
+    fn new(cells: usize) -> Gathered<'a> {
+        Gathered {
+            cells,
+            givens: Vec::with_capacity(Self::BATCH * cells),
+            solutions: Vec::new(),
+            outcomes: Vec::with_capacity(Self::BATCH),
+            lines: Vec::with_capacity(Self::BATCH),
+        }
+    }
+
+    /// Adds `givens`, puzzle `number` on line `line` (its text `cells`);
+    /// `true` when the batch is full.
+    fn add(&mut self, givens: &[u8], number: u64, line: u64, cells: &'a [u8]) -> bool {
+        self.givens.extend_from_slice(givens);
+        self.lines.push((number, line, cells));
+        self.lines.len() == Self::BATCH
+    }
+
+    /// Solves the gathered puzzles and pushes their verdicts.
+    fn settle(
+        &mut self,
+        solver: &mut dyn Solver,
+        options: &AnalyzeOptions,
+        verdicts: &mut Vec<Verdict<'a>>,
+    ) {
+        let count = self.lines.len();
+        if count == 0 {
+            return;
+        }
+        self.outcomes.clear();
+        self.outcomes.resize(count, None);
+        let solutions = options.solutions.then(|| {
+            self.solutions.resize(count * self.cells, 0);
+            &mut self.solutions[..]
+        });
+        let limit = options.limit.max(2);
+        solver.solve_batch_raw(
+            &self.givens,
+            limit,
+            solutions,
+            options.timeout,
+            &mut self.outcomes,
+        );
+        let puzzles = self.givens.chunks_exact(self.cells);
+        for (i, ((&(number, line, cells), &outcome), givens)) in self
+            .lines
+            .iter()
+            .zip(&self.outcomes)
+            .zip(puzzles)
+            .enumerate()
+        {
+            let solution = self
+                .solutions
+                .get(i * self.cells..(i + 1) * self.cells)
+                .unwrap_or_default();
+            verdicts.push(Verdict {
+                number,
+                line,
+                id: None,
+                cells,
+                result: Ok(analysis_of(solver, givens, outcome, solution, options)),
+            });
+        }
+        self.givens.clear();
+        self.lines.clear();
     }
 }
 
@@ -498,6 +596,7 @@ fn analyze_piece<'a>(
     // A line of the cells alone (and a `\r`) is within the cap unless the
     // cap is tiny; only other lines need their length checked.
     let cells_fit = cells < options.max_line;
+    let mut gathered = engines.base_solver.batches().then(|| Gathered::new(cells));
     for raw in lines(piece) {
         result.lines += 1;
         if let Some(progress) = &options.progress {
@@ -516,6 +615,13 @@ fn analyze_piece<'a>(
             if !pick.wants(result.puzzles) {
                 continue;
             }
+            if let Some(gathered) = &mut gathered {
+                if gathered.add(&givens, result.puzzles, result.lines, bare) {
+                    let solver = engines.base_solver.as_mut();
+                    gathered.settle(solver, options, &mut result.verdicts);
+                }
+                continue;
+            }
             result.verdicts.push(Verdict {
                 number: result.puzzles,
                 line: result.lines,
@@ -529,6 +635,10 @@ fn analyze_piece<'a>(
                 )),
             });
             continue;
+        }
+        // Verdicts go in line order: the gathered puzzles come first.
+        if let Some(gathered) = &mut gathered {
+            gathered.settle(engines.base_solver.as_mut(), options, &mut result.verdicts);
         }
         if raw.len() > options.max_line {
             result.puzzles += 1;
@@ -563,6 +673,9 @@ fn analyze_piece<'a>(
                 });
             }
         }
+    }
+    if let Some(gathered) = &mut gathered {
+        gathered.settle(engines.base_solver.as_mut(), options, &mut result.verdicts);
     }
     result
 }
@@ -947,6 +1060,76 @@ mod tests {
         .unwrap();
         assert_eq!(summary.passed, passed);
         (seen, passed)
+    }
+
+    #[test]
+    fn gathered_puzzles_keep_line_order_among_other_lines_and_answer_right() {
+        use crate::generate::random_puzzle;
+        use crate::solver::reference::ReferenceSolver;
+        use rand::{Rng, SeedableRng};
+        use rand_chacha::ChaCha8Rng;
+
+        let shape = crate::grid::Shape::new(2, 3).expect("shape");
+        let mut rng = ChaCha8Rng::seed_from_u64(14);
+        let mut input = Vec::new();
+        // (line, puzzle) of every bare or id line; other lines in between.
+        let mut puzzles = Vec::new();
+        let mut line = 0u64;
+        for k in 0..(3 * Gathered::BATCH + 77) {
+            line += 1;
+            let puzzle = random_puzzle(shape, rng.gen_range(8..=24), 0.2, &mut rng);
+            match k % 97 {
+                13 => input.extend_from_slice(b"# a comment\n"),
+                29 => input.extend_from_slice(format!("id{k}:{puzzle}\n").as_bytes()),
+                41 => input.extend_from_slice(format!("{puzzle}\r\n").as_bytes()),
+                59 => input.extend_from_slice(format!("{}\n", "x".repeat(70)).as_bytes()),
+                _ => input.extend_from_slice(format!("{puzzle}\n").as_bytes()),
+            }
+            if ![13, 59].contains(&(k % 97)) {
+                puzzles.push((line, puzzle));
+            }
+        }
+        let options = AnalyzeOptions {
+            solutions: true,
+            max_line: 60,
+            ..AnalyzeOptions::default()
+        };
+        let mut seen = Vec::new();
+        analyze_stream(&input[..], &options, |_, verdicts| {
+            seen.extend(verdicts.iter().map(|v| (v.line, v.result.clone())));
+            Ok(())
+        })
+        .unwrap();
+        let answered: Vec<_> = seen.iter().filter(|(_, r)| r.is_ok()).collect();
+        assert_eq!(answered.len(), puzzles.len());
+        assert_eq!(
+            seen.len() - answered.len(),
+            (3 * Gathered::BATCH + 77) / 97 + 1
+        );
+        let mut reference = ReferenceSolver::new(shape);
+        for ((line, result), (want_line, puzzle)) in answered.into_iter().zip(&puzzles) {
+            assert_eq!(line, want_line, "verdicts out of line order");
+            let analysis = result.as_ref().expect("answered");
+            let want = reference
+                .solve(puzzle.cells(), 2, None)
+                .expect("valid")
+                .solutions;
+            assert_eq!(analysis.count, want, "line {line}: {puzzle}");
+            assert_eq!(analysis.clues, puzzle.clue_count());
+            match &analysis.solution {
+                None => assert_eq!(want, 0, "line {line}: no solution given"),
+                Some(cells) => {
+                    let grid = crate::grid::Puzzle::new(shape, cells.clone()).expect("grid");
+                    assert!(grid.is_valid_solution(), "line {line}: {grid}");
+                    let kept = puzzle
+                        .cells()
+                        .iter()
+                        .zip(cells)
+                        .all(|(&g, &s)| g == 0 || g == s);
+                    assert!(kept, "line {line}: the solution drops a given");
+                }
+            }
+        }
     }
 
     #[test]

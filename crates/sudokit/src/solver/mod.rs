@@ -71,6 +71,8 @@ impl Status {
 /// methods of [`Solver`]. (That also seals [`Solver`]: only this crate's
 /// engines implement it.)
 pub(crate) mod raw {
+    use std::time::{Duration, Instant};
+
     use super::Outcome;
     use crate::budget::Budget;
 
@@ -91,6 +93,43 @@ pub(crate) mod raw {
             _budget: &Budget,
         ) -> Option<Outcome> {
             Some(self.solve_raw(givens, limit, solution))
+        }
+
+        /// Solves the `outcomes.len()` puzzles of `givens` (`N²` values
+        /// each) as [`RawSolver::solve_raw_until`] does one at a time, each
+        /// given `timeout` from the start of its own search (`None`: no
+        /// limit) and its first solution written into its `N²` bytes of
+        /// `solutions`. Engines that gain from batches override it and say
+        /// so in [`RawSolver::batches`].
+        fn solve_batch_raw(
+            &mut self,
+            givens: &[u8],
+            limit: u64,
+            mut solutions: Option<&mut [u8]>,
+            timeout: Option<Duration>,
+            outcomes: &mut [Option<Outcome>],
+        ) {
+            let cells = givens.len() / outcomes.len().max(1);
+            for (i, outcome) in outcomes.iter_mut().enumerate() {
+                let puzzle = &givens[i * cells..(i + 1) * cells];
+                let out = solutions
+                    .as_deref_mut()
+                    .map(|all| &mut all[i * cells..(i + 1) * cells]);
+                *outcome = match timeout {
+                    None => Some(self.solve_raw(puzzle, limit, out)),
+                    Some(time) => {
+                        let budget = Budget::until(Instant::now() + time);
+                        self.solve_raw_until(puzzle, limit, out, &budget)
+                    }
+                };
+            }
+        }
+
+        /// Whether [`RawSolver::solve_batch_raw`] is faster than solving
+        /// the same puzzles one at a time, so that a caller with many
+        /// puzzles should gather them.
+        fn batches(&self) -> bool {
+            false
         }
     }
 }

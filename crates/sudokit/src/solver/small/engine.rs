@@ -52,12 +52,24 @@
 //! passes a guess budget and hands such puzzles to an engine that propagates
 //! more (see [`super::SmallSolver`]).
 
+#[cfg(target_arch = "x86_64")]
+mod lanes;
+
 use crate::grid::{Geometry, Shape};
 use crate::solver::Outcome;
 
 /// Entries of [`Engine::row_peers`]: a row and a set of its cells, for the
 /// largest side (8).
 const ROW_PEERS: usize = 8 << 8;
+
+/// Whether [`Engine::solve_many`] can run eight puzzles at once in AVX-512
+/// lanes on this CPU.
+pub(super) fn lanes_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return lanes::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
 
 /// One search state; see the module docs for the invariants.
 #[derive(Clone, Copy, Debug)]
@@ -66,6 +78,16 @@ struct State<const N: usize> {
     cand: [u64; N],
     /// Cells whose digit has been removed from every peer.
     placed: u64,
+}
+
+impl<const N: usize> Default for State<N> {
+    /// No candidates anywhere and nothing placed.
+    fn default() -> Self {
+        State {
+            cand: [0; N],
+            placed: 0,
+        }
+    }
 }
 
 /// Tables and the search stack for one shape of side `N`.
@@ -82,6 +104,9 @@ pub(super) struct Engine<const N: usize> {
     row_peers: Box<[u64; ROW_PEERS]>,
     /// Alternatives still to explore, newest last.
     stack: Vec<State<N>>,
+    /// The stacks of the lanes of a batch (`lanes`), kept between batches.
+    #[cfg(target_arch = "x86_64")]
+    lane_stacks: Vec<State<N>>,
 }
 
 impl<const N: usize> Engine<N> {
@@ -109,6 +134,8 @@ impl<const N: usize> Engine<N> {
             peers,
             row_peers,
             stack: Vec::with_capacity(cells),
+            #[cfg(target_arch = "x86_64")]
+            lane_stacks: Vec::new(),
         }
     }
 
@@ -120,6 +147,7 @@ impl<const N: usize> Engine<N> {
     /// Counts solutions of `givens` up to `limit` (≥ 1), writing the first
     /// into `solution`; `None` (the count unfinished, `solution` perhaps
     /// written) once the search would make more than `budget` guesses.
+    #[inline(always)]
     pub(super) fn solve(
         &mut self,
         givens: &[u8],
@@ -132,39 +160,22 @@ impl<const N: usize> Engine<N> {
         self.stack.clear();
         loop {
             if self.propagate(&mut state) {
-                if state.placed == self.all {
-                    outcome.solutions += 1;
-                    if let Some(out) = solution.take() {
-                        write_grid(&state, out);
-                    }
-                } else {
-                    let open = self.all & !state.placed;
-                    let crowded = open & at_least_three(&state.cand);
-                    match (crowded == 0)
-                        .then(|| self.count_pairs(&mut state))
-                        .flatten()
-                    {
-                        Some(count) => {
-                            if count > 0 {
-                                if let Some(out) = solution.take() {
-                                    write_grid(&state, out);
-                                }
-                            }
-                            outcome.solutions = outcome.solutions.saturating_add(count);
+                match self.at_fixpoint(&mut state, &mut outcome, &mut solution, limit, budget) {
+                    Step::Guess(guess) => {
+                        // The other alternative is pushed as the state stands
+                        // and its digit removed in place: built beside it
+                        // first, it was stored a word at a time and then read
+                        // as vectors for the push, a stalled store forward.
+                        self.stack.push(state);
+                        if let Some(other) = self.stack.last_mut() {
+                            guess.rule_out(other);
                         }
-                        None => {
-                            if outcome.guesses == budget {
-                                return None;
-                            }
-                            outcome.guesses += 1;
-                            self.branch(&mut state, open & !crowded, open);
-                            continue;
-                        }
+                        self.place(&mut state, guess);
+                        continue;
                     }
-                }
-                if outcome.solutions >= limit {
-                    outcome.solutions = limit;
-                    return Some(outcome);
+                    Step::Backtrack => {}
+                    Step::Done => return Some(outcome),
+                    Step::OutOfGuesses => return None,
                 }
             }
             match self.stack.pop() {
@@ -174,9 +185,87 @@ impl<const N: usize> Engine<N> {
         }
     }
 
+    /// Solves the `outcomes.len()` puzzles of `givens` (`N²` values each) as
+    /// [`Engine::solve`] does each: its outcome (`None` past `budget`
+    /// guesses) and its first solution in its `N²` bytes of `solutions`.
+    /// With `lanes` (where [`lanes_available`]), eight at a
+    /// time in AVX-512 lanes, with the same results.
+    pub(super) fn solve_many(
+        &mut self,
+        givens: &[u8],
+        limit: u64,
+        mut solutions: Option<&mut [u8]>,
+        budget: u64,
+        outcomes: &mut [Option<Outcome>],
+        lanes: bool,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if lanes && lanes::available() {
+            // SAFETY: the CPU has what `lanes` needs, checked just above.
+            unsafe { lanes::solve_many(self, givens, limit, solutions, budget, outcomes) };
+            return;
+        }
+        let _ = lanes;
+        let cells = N * N;
+        for (i, outcome) in outcomes.iter_mut().enumerate() {
+            let out = solutions
+                .as_deref_mut()
+                .map(|all| &mut all[i * cells..(i + 1) * cells]);
+            *outcome = self.solve(&givens[i * cells..(i + 1) * cells], limit, out, budget);
+        }
+    }
+
+    /// What the search does at `s`, a fixpoint of propagation without a
+    /// contradiction: counts its solutions into `outcome` when it is solved
+    /// or its pairs can be counted outright (writing the first solution into
+    /// `solution` and taking it), else chooses a guess (counted in
+    /// `outcome`) unless `budget` guesses were made already.
+    #[inline(always)]
+    fn at_fixpoint(
+        &self,
+        s: &mut State<N>,
+        outcome: &mut Outcome,
+        solution: &mut Option<&mut [u8]>,
+        limit: u64,
+        budget: u64,
+    ) -> Step {
+        if s.placed == self.all {
+            outcome.solutions += 1;
+            if let Some(out) = solution.take() {
+                write_grid(s, out);
+            }
+        } else {
+            let open = self.all & !s.placed;
+            let crowded = open & at_least_three(&s.cand);
+            match (crowded == 0).then(|| self.count_pairs(s)).flatten() {
+                Some(count) => {
+                    if count > 0 {
+                        if let Some(out) = solution.take() {
+                            write_grid(s, out);
+                        }
+                    }
+                    outcome.solutions = outcome.solutions.saturating_add(count);
+                }
+                None => {
+                    if outcome.guesses == budget {
+                        return Step::OutOfGuesses;
+                    }
+                    outcome.guesses += 1;
+                    return Step::Guess(self.choose(s, open & !crowded, open));
+                }
+            }
+        }
+        if outcome.solutions >= limit {
+            outcome.solutions = limit;
+            return Step::Done;
+        }
+        Step::Backtrack
+    }
+
     /// The state of `givens`: each given cell keeps only its digit and is
     /// placed (two clashing givens clear each other, leaving empty cells for
     /// `propagate` to find).
+    #[inline(always)]
     fn load(&self, givens: &[u8]) -> State<N> {
         let givens = &givens[..N * N];
         let planes = value_planes::<N>(givens);
@@ -206,6 +295,7 @@ impl<const N: usize> Engine<N> {
 
     /// Places naked singles until none is left; `false` on a contradiction
     /// (a cell without candidates).
+    #[inline(always)]
     fn propagate(&self, s: &mut State<N>) -> bool {
         loop {
             let (mut once, mut twice) = (0u64, 0u64);
@@ -304,10 +394,11 @@ impl<const N: usize> Engine<N> {
         Some(count)
     }
 
-    /// At a fixpoint with open cells (`pairs` those with two candidates):
-    /// tries the lowest digit of the first cell of `pairs` (else of the first
-    /// open cell with the fewest candidates) and pushes the state without it.
-    fn branch(&mut self, s: &mut State<N>, pairs: u64, open: u64) {
+    /// The guess at a fixpoint with open cells (`pairs` those with two
+    /// candidates): the lowest digit of the first cell of `pairs`, else of
+    /// the first open cell with the fewest candidates.
+    #[inline(always)]
+    fn choose(&self, s: &State<N>, pairs: u64, open: u64) -> Guess {
         let cell = if pairs != 0 {
             pairs.trailing_zeros()
         } else {
@@ -315,20 +406,47 @@ impl<const N: usize> Engine<N> {
         };
         let bit = 1u64 << cell;
         let digit = s.cand.iter().position(|&b| b & bit != 0).unwrap_or(0);
-        // The copy is pushed as it stands and its digit removed in place:
-        // built beside it first, it was stored a word at a time and then
-        // read as vectors for the push, a stalled store forward.
-        self.stack.push(*s);
-        if let Some(other) = self.stack.last_mut() {
-            other.cand[digit] &= !bit;
-        }
-        // Place the digit now rather than leave a single for `propagate`.
+        Guess { cell, digit }
+    }
+
+    /// Places `guess` in `s` at once, rather than leave a single for
+    /// `propagate`.
+    #[inline(always)]
+    fn place(&self, s: &mut State<N>, guess: Guess) {
+        let bit = 1u64 << guess.cell;
         for board in s.cand.iter_mut() {
             *board &= !bit;
         }
-        s.cand[digit] = (s.cand[digit] & !self.peers[cell as usize]) | bit;
+        s.cand[guess.digit] = (s.cand[guess.digit] & !self.peers[guess.cell as usize]) | bit;
         s.placed |= bit;
     }
+}
+
+/// A guess: digit `digit + 1` tried in cell `cell`.
+#[derive(Clone, Copy, Debug)]
+struct Guess {
+    cell: u32,
+    digit: usize,
+}
+
+impl Guess {
+    /// Removes the guessed digit from its cell in `s`: the other alternative.
+    fn rule_out<const N: usize>(self, s: &mut State<N>) {
+        s.cand[self.digit] &= !(1u64 << self.cell);
+    }
+}
+
+/// What the search does next at a fixpoint ([`Engine::at_fixpoint`]).
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    /// Try this guess, keeping the other alternative for later.
+    Guess(Guess),
+    /// This branch is counted: take the next alternative.
+    Backtrack,
+    /// The count reached the limit.
+    Done,
+    /// A guess is needed but the budget is spent.
+    OutOfGuesses,
 }
 
 /// The cells with at least three candidates on `boards` (bit-sliced count).
@@ -376,6 +494,7 @@ const fn plane_count(n: usize) -> usize {
 
 /// The bit planes of a grid's values: bit `c` of plane `k` is bit `k` of
 /// `cells[c]` (for the low [`plane_count`] bits), eight cells per step.
+#[inline(always)]
 fn value_planes<const N: usize>(cells: &[u8]) -> [u64; 4] {
     // Bit 0 of byte i times this lands at bit 56 + i, with no carries.
     const GATHER: u64 = 0x0102_0408_1020_4080;
