@@ -107,6 +107,9 @@ pub(super) struct Engine<const N: usize> {
     /// The stacks of the lanes of a batch (`lanes`), kept between batches.
     #[cfg(target_arch = "x86_64")]
     lane_stacks: Vec<State<N>>,
+    /// How the lanes' loader reads the cells unit by unit.
+    #[cfg(target_arch = "x86_64")]
+    unit_bytes: lanes::UnitBytes,
 }
 
 impl<const N: usize> Engine<N> {
@@ -136,6 +139,8 @@ impl<const N: usize> Engine<N> {
             stack: Vec::with_capacity(cells),
             #[cfg(target_arch = "x86_64")]
             lane_stacks: Vec::new(),
+            #[cfg(target_arch = "x86_64")]
+            unit_bytes: lanes::UnitBytes::new(&geometry),
         }
     }
 

@@ -34,21 +34,66 @@
 use std::arch::x86_64::{
     __m512i, _mm512_and_si512, _mm512_andnot_si512, _mm512_cmpeq_epi64_mask,
     _mm512_cmpneq_epu64_mask, _mm512_lzcnt_epi64, _mm512_mask_andnot_epi64,
-    _mm512_mask_blend_epi64, _mm512_or_si512, _mm512_permutex2var_epi64, _mm512_set1_epi64,
+    _mm512_mask_blend_epi64, _mm512_mask_mov_epi8, _mm512_maskz_loadu_epi8,
+    _mm512_maskz_permutexvar_epi8, _mm512_or_si512, _mm512_permutex2var_epi64,
+    _mm512_permutexvar_epi8, _mm512_sad_epu8, _mm512_set1_epi64, _mm512_set1_epi8,
     _mm512_setzero_si512, _mm512_srli_epi64, _mm512_sub_epi64, _mm512_ternarylogic_epi64,
-    _mm512_test_epi64_mask, _mm512_testn_epi64_mask, _mm512_xor_si512,
+    _mm512_test_epi64_mask, _mm512_test_epi8_mask, _mm512_testn_epi64_mask, _mm512_xor_si512,
 };
 
 use super::{Engine, State, Step};
+use crate::grid::Geometry;
 use crate::solver::Outcome;
 
 /// Puzzles searched side by side: the 64-bit lanes of a 512-bit register.
 const LANES: usize = 8;
 
-/// Whether this CPU runs [`solve_many`]: AVX-512 F, and CD for the leading
-/// zero count that turns a single's bit into its cell.
+/// Whether this CPU runs [`solve_many`]: AVX-512 F; CD for the leading zero
+/// count that turns a single's bit into its cell; BW and VBMI for loading a
+/// puzzle a byte per cell ([`load`]).
 pub(super) fn available() -> bool {
-    is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512cd")
+    is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512cd")
+        && is_x86_feature_detected!("avx512bw")
+        && is_x86_feature_detected!("avx512vbmi")
+}
+
+/// Byte permutations that read a grid's cells (a byte each, `N² ≤ 64`) unit
+/// by unit, one 64-bit word per unit, for each kind of unit (rows,
+/// columns, boxes: `N ≤ 8` units of `N ≤ 8` cells).
+#[derive(Clone, Debug)]
+pub(super) struct UnitBytes {
+    /// Byte `8u + i`: the `i`-th cell of unit `u` of the kind.
+    gather: [[u8; 64]; 3],
+    /// The bytes of `gather` that name a cell (the others read as 0).
+    gathered: [u64; 3],
+    /// Byte `c`: `8u`, where `u` is the unit of the kind holding cell `c`.
+    scatter: [[u8; 64]; 3],
+}
+
+impl UnitBytes {
+    /// The permutations for `geometry`'s rows, columns and boxes.
+    pub(super) fn new(geometry: &Geometry) -> UnitBytes {
+        let n = geometry.shape().side();
+        let mut bytes = UnitBytes {
+            gather: [[0; 64]; 3],
+            gathered: [0; 3],
+            scatter: [[0; 64]; 3],
+        };
+        if n > 8 {
+            return bytes;
+        }
+        for kind in 0..3 {
+            for u in 0..n {
+                for (i, &cell) in geometry.unit(kind * n + u).iter().enumerate() {
+                    bytes.gather[kind][8 * u + i] = cell as u8;
+                    bytes.gathered[kind] |= 1 << (8 * u + i);
+                    bytes.scatter[kind][usize::from(cell)] = 8 * u as u8;
+                }
+            }
+        }
+        bytes
+    }
 }
 
 /// The slots of the lanes' stacks: a search holds at most one alternative
@@ -115,7 +160,8 @@ impl<const N: usize> Batch<'_, N> {
         let cells = N * N;
         if self.next < self.outcomes.len() {
             let givens = &self.givens[self.next * cells..(self.next + 1) * cells];
-            boards.put(l, &self.engine.load(givens));
+            // SAFETY: `solve_many` runs only where `available` allows.
+            boards.put(l, &unsafe { load(self.engine, givens) });
             self.lanes[l] = Lane {
                 puzzle: self.next,
                 outcome: Outcome::default(),
@@ -184,6 +230,83 @@ impl<const N: usize> Batch<'_, N> {
     }
 }
 
+/// [`Engine::load`] a byte per cell: each cell's digit as one bit, the
+/// digits of each row, column and box ORed within a 64-bit word (its cells
+/// gathered there by one permutation) and spread back to their cells, a
+/// blank cell's candidates the digits none of its units holds; each digit's
+/// board is then one bit test. Givens that clash (a digit twice in a unit,
+/// seen as a unit whose byte sum differs from its OR) are left to
+/// [`Engine::load`], which marks their cells empty.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn load<const N: usize>(engine: &Engine<N>, givens: &[u8]) -> State<N> {
+    let givens = &givens[..N * N];
+    let zero = _mm512_setzero_si512();
+    // SAFETY: the mask (`engine.all`, the N² low bits) reads only the
+    // slice's N² bytes; the others are not read.
+    let values = unsafe { _mm512_maskz_loadu_epi8(engine.all, givens.as_ptr().cast()) };
+    // Value v (0..=8) as bit v - 1 (none for 0).
+    let one_hot = _mm512_permutexvar_epi8(values, ONE_HOT.0);
+    let tables = &engine.unit_bytes;
+    let mut used = zero;
+    let mut clashes = 0u8;
+    for kind in 0..3 {
+        let units = _mm512_maskz_permutexvar_epi8(
+            tables.gathered[kind],
+            bytes_of(&tables.gather[kind]),
+            one_hot,
+        );
+        let sums = _mm512_sad_epu8(units, zero);
+        let mut ored = _mm512_or_si512(units, _mm512_srli_epi64::<8>(units));
+        ored = _mm512_or_si512(ored, _mm512_srli_epi64::<16>(ored));
+        ored = _mm512_or_si512(ored, _mm512_srli_epi64::<32>(ored));
+        let low = _mm512_and_si512(ored, _mm512_set1_epi64(0xFF));
+        clashes |= _mm512_cmpneq_epu64_mask(sums, low);
+        used = _mm512_or_si512(
+            used,
+            _mm512_permutexvar_epi8(bytes_of(&tables.scatter[kind]), ored),
+        );
+    }
+    if clashes != 0 {
+        return engine.load(givens);
+    }
+    let given = _mm512_test_epi8_mask(values, values);
+    let open = _mm512_andnot_si512(used, _mm512_set1_epi8(((1u16 << N) - 1) as i8));
+    let cand = _mm512_mask_mov_epi8(open, given, one_hot);
+    let mut boards = [0u64; N];
+    for (bit, board) in (0..).zip(boards.iter_mut()) {
+        *board = _mm512_test_epi8_mask(cand, _mm512_set1_epi8((1u8 << bit) as i8)) & engine.all;
+    }
+    State {
+        cand: boards,
+        placed: given,
+    }
+}
+
+/// Byte `v` is bit `v - 1` set (0 for 0), for values up to 8.
+static ONE_HOT: Aligned = Aligned(bytes_const());
+
+/// A register's worth of bytes, aligned for one load.
+#[repr(C, align(64))]
+struct Aligned(__m512i);
+
+/// The bytes of [`ONE_HOT`].
+const fn bytes_const() -> __m512i {
+    let mut bytes = [0u8; 64];
+    let mut v = 1;
+    while v <= 8 {
+        bytes[v] = 1 << (v - 1);
+        v += 1;
+    }
+    // SAFETY: both types are 64 bytes, and every bit pattern is valid in each.
+    unsafe { std::mem::transmute::<[u8; 64], __m512i>(bytes) }
+}
+
+/// The 64 bytes of `table` as a register.
+fn bytes_of(table: &[u8; 64]) -> __m512i {
+    // SAFETY: both types are 64 bytes, and every bit pattern is valid in each.
+    unsafe { std::mem::transmute::<[u8; 64], __m512i>(*table) }
+}
+
 /// The 64-bit lanes of `v`.
 fn lanes_of(v: __m512i) -> [u64; LANES] {
     // SAFETY: both types are 64 bytes, and every bit pattern is valid in each.
@@ -203,7 +326,7 @@ fn register(lanes: [u64; LANES]) -> __m512i {
 ///
 /// # Safety
 /// The CPU must have what [`available`] checks.
-#[target_feature(enable = "avx512f,avx512cd")]
+#[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vbmi")]
 pub(super) unsafe fn solve_many<const N: usize>(
     engine: &mut Engine<N>,
     givens: &[u8],
@@ -352,6 +475,47 @@ mod tests {
         let mut again = vec![None; count];
         unsafe { solve_many(&mut lanes, &givens, limit, None, budget, &mut again) };
         assert_eq!(again, outcomes, "{shape} without solutions");
+    }
+
+    /// `load` against `Engine::load` on puzzles of `shape`, clashing
+    /// givens included: the same states.
+    fn loads_agree<const N: usize>(shape: Shape) {
+        let cells = shape.cell_count();
+        let engine = Engine::<N>::new(shape);
+        let mut rng = ChaCha8Rng::seed_from_u64(cells as u64);
+        let mut givens = batch(shape, 3000, 7);
+        // Random values anywhere: most clash.
+        for _ in 0..500 {
+            givens.extend((0..cells).map(|_| rng.gen_range(0..=N as u8)));
+        }
+        for puzzle in givens.chunks_exact(cells) {
+            let want = engine.load(puzzle);
+            // SAFETY: the caller checked `available`.
+            let got = unsafe { super::load(&engine, puzzle) };
+            assert_eq!(
+                (got.cand, got.placed),
+                (want.cand, want.placed),
+                "{shape} {puzzle:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn loading_a_byte_per_cell_matches_the_scalar_load() {
+        if !available() {
+            return;
+        }
+        let shape = |r, c| Shape::new(r, c).expect("shape");
+        loads_agree::<1>(shape(1, 1));
+        loads_agree::<2>(shape(1, 2));
+        loads_agree::<3>(shape(1, 3));
+        loads_agree::<4>(shape(2, 2));
+        loads_agree::<5>(shape(1, 5));
+        loads_agree::<6>(shape(2, 3));
+        loads_agree::<6>(shape(3, 2));
+        loads_agree::<7>(shape(1, 7));
+        loads_agree::<8>(shape(2, 4));
+        loads_agree::<8>(shape(4, 2));
     }
 
     #[test]
