@@ -14,8 +14,10 @@
 /// The portable code path: plain Rust, any CPU.
 pub(super) const PORTABLE: u8 = 0;
 /// The x86-64 path for CPUs with AVX2, BMI1/2, POPCNT and LZCNT.
+#[cfg(target_arch = "x86_64")]
 pub(super) const AVX2: u8 = 1;
 /// The x86-64 path for CPUs that also have AVX-512 F, BW and VL.
+#[cfg(target_arch = "x86_64")]
 pub(super) const AVX512: u8 = 2;
 
 /// Per band: the cells with at least one, two and three candidate digits.

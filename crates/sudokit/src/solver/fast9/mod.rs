@@ -62,7 +62,9 @@ pub use path::{CodePath, UnknownCodePath};
 use super::raw::RawSolver;
 use super::{Outcome, Solver};
 use crate::grid::Shape;
-use kernel::{Counts, AVX2, AVX512, PORTABLE};
+use kernel::{Counts, PORTABLE};
+#[cfg(target_arch = "x86_64")]
+use kernel::{AVX2, AVX512};
 use tables::{
     columns, ALLOWED, BAND, BAND_KEEP, COL_LOCK, COVER, LINES, PEERS, PERMS, PERM_COUNT, PERM_ROWS,
     SHRINK, VALID,
