@@ -380,8 +380,9 @@ fn analysis_of(
 }
 
 /// Puzzles of bare lines gathered for an engine that solves a batch faster
-/// than one puzzle at a time ([`RawSolver::batches`]): their givens side by
-/// side, and what their verdicts need besides the analysis.
+/// than one puzzle at a time
+/// ([`RawSolver::batches`](crate::solver::raw::RawSolver::batches)): their
+/// givens side by side, and what their verdicts need besides the analysis.
 struct Gathered<'a> {
     cells: usize,
     givens: Vec<u8>,

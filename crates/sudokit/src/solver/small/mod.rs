@@ -51,7 +51,7 @@ pub struct SmallSolver {
     /// The engine that takes over heavy searches, made on first use.
     fallback: Option<GeneralSolver>,
     /// Whether batches run in AVX-512 lanes (the CPU has them, and
-    /// [`SmallSolver::with_lanes`] did not turn them off).
+    /// `SmallSolver::with_lanes` did not turn them off).
     lanes: bool,
 }
 
