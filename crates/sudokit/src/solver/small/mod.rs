@@ -115,9 +115,7 @@ impl SmallSolver {
         solver.handoff_guesses = guesses;
         Some(solver)
     }
-}
 
-impl SmallSolver {
     /// This solver with batches run one puzzle at a time (`false`) or in
     /// AVX-512 lanes where the CPU has them (`true`, the default), so that
     /// tests cover both paths on any machine.
