@@ -97,10 +97,10 @@ impl UnitBytes {
     }
 }
 
-/// The slots of the lanes' stacks: a search holds at most one alternative
-/// per open cell, so `N² + 1` per lane is never outgrown.
-pub(super) fn stack_slots(cells: usize) -> usize {
-    LANES * (cells + 1)
+/// Stack slots per lane: a search holds at most one alternative per open
+/// cell, so `cells + 1` is never outgrown.
+const fn slots_per_lane(cells: usize) -> usize {
+    cells + 1
 }
 
 /// One lane's puzzle: its place in the batch, its count so far, whether its
@@ -183,7 +183,7 @@ impl<const N: usize> Batch<'_, N> {
     #[inline(never)]
     fn settle(&mut self, boards: &mut Boards<N>, events: u8, empty: u8) {
         let cells = N * N;
-        let slots = cells + 1;
+        let slots = slots_per_lane(cells);
         let mut pending = events;
         while pending != 0 {
             let l = pending.trailing_zeros() as usize;
@@ -338,7 +338,7 @@ pub(super) unsafe fn solve_many<const N: usize>(
 ) {
     let cells = N * N;
     let mut stacks = std::mem::take(&mut engine.lane_stacks);
-    stacks.resize(stack_slots(cells), State::default());
+    stacks.resize(LANES * slots_per_lane(cells), State::default());
     let zero = _mm512_setzero_si512();
     let all = _mm512_set1_epi64(engine.all as i64);
     // The peer table in registers, 8 entries each; 16 entries per look-up.
