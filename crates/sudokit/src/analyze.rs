@@ -266,6 +266,15 @@ impl Summary {
         self.unique + self.none + self.multiple + self.invalid + self.timed_out
     }
 
+    /// Adds `other`'s counts of verdicts by status (not its times).
+    fn add_counts(&mut self, other: &Summary) {
+        self.unique += other.unique;
+        self.none += other.none;
+        self.multiple += other.multiple;
+        self.invalid += other.invalid;
+        self.timed_out += other.timed_out;
+    }
+
     /// Counts one verdict under its status.
     pub fn add(&mut self, verdict: &Verdict<'_>) {
         match &verdict.result {
@@ -938,6 +947,7 @@ where
             pos = next;
         }
         let rest = &block[pos..];
+        early.iter().for_each(|v| summary.add(v));
         let mut verdicts = Verdicts::from(early);
         if let (Some(format), false) = (&format, ended) {
             let parts = pieces(rest, threads * PIECES_PER_THREAD);
@@ -948,7 +958,7 @@ where
                 .map(|(piece, pick)| (piece, pick, spare.pop().map_or_else(Vec::new, relabel)))
                 .collect();
             let max_line = options.max_line;
-            let results: Vec<PieceResult<'_>> = parts
+            let mut results: Vec<(PieceResult<'_>, Summary)> = parts
                 .into_par_iter()
                 .map(|(piece, pick, room)| {
                     let taken = idle_engines.lock().ok().and_then(|mut idle| idle.pop());
@@ -960,21 +970,36 @@ where
                     if let Ok(mut idle) = idle_engines.lock() {
                         idle.push(engines);
                     }
-                    result
+                    // Counted while the piece's verdicts are in the cache.
+                    let mut counts = Summary::default();
+                    result.verdicts.iter().for_each(|v| counts.add(v));
+                    (result, counts)
                 })
                 .collect();
-            for mut piece in results {
-                for verdict in &mut piece.verdicts {
-                    verdict.line += line_base;
-                    verdict.number += number_base;
-                }
-                verdicts.push_run(piece.verdicts);
+            // Each piece's numbers start where the pieces before it end; the
+            // pieces after an `end` line are dropped.
+            let mut bases = Vec::with_capacity(results.len());
+            for (piece, counts) in &results {
+                bases.push((line_base, number_base));
                 line_base += piece.lines;
                 number_base += piece.puzzles;
+                summary.add_counts(counts);
                 if piece.ended {
                     ended = true;
                     break;
                 }
+            }
+            results.truncate(bases.len());
+            results.par_iter_mut().zip(bases).for_each(
+                |((piece, _), (lines_before, puzzles_before))| {
+                    for verdict in &mut piece.verdicts {
+                        verdict.line += lines_before;
+                        verdict.number += puzzles_before;
+                    }
+                },
+            );
+            for (piece, _) in results {
+                verdicts.push_run(piece.verdicts);
             }
         }
         summary.compute_time += started.elapsed();
@@ -984,7 +1009,6 @@ where
         }
 
         verdicts.passed = number_base;
-        verdicts.iter().for_each(|v| summary.add(v));
         let started = Instant::now();
         sink(format.as_ref(), &verdicts).map_err(AnalyzeError::Write)?;
         summary.write_time += started.elapsed();
@@ -1021,8 +1045,10 @@ mod tests {
         options: &AnalyzeOptions,
     ) -> Vec<(u64, Option<String>, String)> {
         let mut seen = Vec::new();
-        analyze_stream(Trickle(input, step), options, |_, verdicts| {
+        let mut counted = Summary::default();
+        let summary = analyze_stream(Trickle(input, step), options, |_, verdicts| {
             for v in verdicts {
+                counted.add(v);
                 let what = match &v.result {
                     Ok(a) => a.status.map_or("timeout".to_string(), |s| format!("{s:?}")),
                     Err(e) => e.to_string(),
@@ -1032,6 +1058,9 @@ mod tests {
             Ok(())
         })
         .unwrap();
+        // The totals count exactly the verdicts given (none after an `end`).
+        let counts = |s: &Summary| [s.unique, s.none, s.multiple, s.invalid, s.timed_out];
+        assert_eq!(counts(&summary), counts(&counted), "read size {step}");
         seen
     }
 
@@ -1202,6 +1231,21 @@ mod tests {
                 want,
                 "read size {step}"
             );
+        }
+    }
+
+    #[test]
+    fn an_end_line_mid_block_stops_the_verdicts_and_the_totals() {
+        // Enough lines that the pieces after the `end` line's are analysed
+        // too, in parallel, before their verdicts are dropped; `run`
+        // checks that the totals count only the verdicts given.
+        let mut input = b"1...............\n".repeat(64);
+        input.extend_from_slice(b"end\n");
+        input.extend_from_slice(&b"1...............\n".repeat(256));
+        for step in [7, 4096] {
+            let seen = run(&input, step, &AnalyzeOptions::default());
+            assert_eq!(seen.len(), 64, "read size {step}");
+            assert!(seen.iter().all(|(_, _, what)| what == "Multiple"));
         }
     }
 

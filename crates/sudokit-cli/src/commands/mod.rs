@@ -199,18 +199,31 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
 }
 
 /// Appends the decimal digits of `n`.
+///
+/// The digits are written at the front of a fixed-size array, which is
+/// appended whole and the tail cut off: a copy of fixed size is inlined,
+/// where one of run-time length is a call to `memcpy`.
 pub fn push_number(out: &mut Vec<u8>, mut n: u64) {
     let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
+    let len = decimal_digits(n);
+    for at in (0..len).rev() {
         digits[at] = b'0' + (n % 10) as u8;
         n /= 10;
-        if n == 0 {
-            break;
-        }
     }
-    out.extend_from_slice(&digits[at..]);
+    let end = out.len() + len;
+    out.extend_from_slice(&digits);
+    out.truncate(end);
+}
+
+/// How many decimal digits `n` has (1 for 0).
+fn decimal_digits(n: u64) -> usize {
+    let mut len = 1;
+    let mut bound = 10u64;
+    while len < 20 && n >= bound {
+        len += 1;
+        bound = bound.saturating_mul(10);
+    }
+    len
 }
 
 /// `--techniques`: which logic techniques `rate`, `hint` and `explain` use.
@@ -302,7 +315,22 @@ pub fn slurm_shard(var: impl Fn(&str) -> Option<String>) -> Result<sudokit::sear
 
 #[cfg(test)]
 mod tests {
-    use super::slurm_shard;
+    use super::{push_number, slurm_shard};
+
+    #[test]
+    fn numbers_are_written_as_std_writes_them() {
+        let mut powers: Vec<u64> = (0..20).map(|k| 10u64.pow(k)).collect();
+        powers.extend(powers.clone().iter().map(|p| p - 1));
+        powers.extend([u64::MAX, u64::MAX - 1, 12_345_678_901_234_567_890]);
+        let mut out = b"x".to_vec();
+        let mut expected = String::from("x");
+        for n in powers {
+            push_number(&mut out, n);
+            out.push(b' ');
+            expected.push_str(&format!("{n} "));
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+    }
 
     /// The shard of a task with these Slurm variables (name=value pairs).
     fn shard(vars: &[(&str, u64)]) -> Result<String, String> {
