@@ -6,19 +6,18 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use rayon::prelude::*;
 use serde_json::Value;
-use sudokit::analyze::{AnalyzeOptions, Numbering, Summary, Verdict, Verdicts};
+use sudokit::analyze::{AnalyzeOptions, Numbering, Render, Rendered, Summary, Verdict};
 use sudokit::parse::Format;
 use sudokit::shard::records::RecordsOut;
 use sudokit::solver::Status;
 
 use super::background::BackgroundWriter;
-use super::input::{analyze_sources, locate, InputArgs, Source};
+use super::input::{locate, render_sources, InputArgs, Source};
 use super::output::{
     csv_columns, escape_controls, push_id, write_csv_header, OutputArgs, OutputFormat, Record,
 };
@@ -145,94 +144,102 @@ impl Phrase {
 /// The command's own fields, after the common ones.
 const FIELDS: [&str; 3] = ["solution", "clues", "minimal"];
 
-/// Writes verdicts as they come, to standard output or to an out file.
-struct Printer {
+/// Turns runs of verdicts into output (text, JSON lines or CSV), on the
+/// analyzer's worker threads (see [`sudokit::analyze::analyze_rendered`]).
+struct Renderer<'r> {
     output: OutputFormat,
     words: &'static Wording,
+    /// The CSV columns.
+    columns: &'r [&'static str],
+    /// The source's name when the run reads several (for error lines).
+    source: Option<String>,
+    rooms: &'r Rooms,
+}
+
+impl Render for Renderer<'_> {
+    type Output = Vec<u8>;
+
+    fn render(&self, format: Option<&Format>, run: &[Verdict<'_>]) -> Vec<u8> {
+        let mut out = self.rooms.take();
+        out.reserve(run.len() * 48);
+        let source = self.source.as_deref();
+        for verdict in run {
+            let number = verdict.number;
+            if self.output == OutputFormat::Text {
+                write_text(&mut out, self.words, number, verdict);
+            } else {
+                let record = Printer::record(source, format, number, verdict);
+                match self.output {
+                    OutputFormat::Csv => record.write_csv(self.columns, &mut out),
+                    _ => record.write_json(&mut out),
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Output buffers already written, emptied, for the next runs: fresh ones
+/// would make the kernel map and zero their pages anew.
+#[derive(Default)]
+struct Rooms(Mutex<Vec<Vec<u8>>>);
+
+impl Rooms {
+    /// An empty buffer, with room if one came back.
+    fn take(&self) -> Vec<u8> {
+        let room = self.0.lock().ok().and_then(|mut rooms| rooms.pop());
+        room.unwrap_or_default()
+    }
+
+    /// Keeps `buffer`'s room.
+    fn give(&self, mut buffer: Vec<u8>) {
+        buffer.clear();
+        if let Ok(mut rooms) = self.0.lock() {
+            rooms.push(buffer);
+        }
+    }
+}
+
+/// Writes rendered verdicts as they come, to standard output or to an out
+/// file.
+struct Printer {
+    output: OutputFormat,
     /// The out file (`--out`), else standard output.
     records: Option<RecordsOut>,
     /// Progress lines for a batch job's log.
     log: LogLines,
     /// Puzzles passed before this run (by the run it resumes).
     first: u64,
-    /// The CSV columns.
-    columns: Vec<&'static str>,
-    /// Output buffers of the last block, emptied, for the next one: fresh
-    /// ones would make the kernel map and zero their pages anew.
-    spare: Vec<Vec<u8>>,
     /// The thread writing to standard output (without `--out`).
     writer: Option<BackgroundWriter>,
 }
 
 impl Printer {
-    /// Formats a block's verdicts in parallel, a run (a piece of the block)
-    /// per task, then writes them in order.
-    fn write(
-        &mut self,
-        source: Option<&str>,
-        format: Option<&Format>,
-        verdicts: &Verdicts<'_>,
-    ) -> io::Result<()> {
-        let rooms: Vec<Vec<u8>> = verdicts
-            .runs()
-            .iter()
-            .map(|_| {
-                self.spare
-                    .pop()
-                    .or_else(|| self.writer.as_ref().and_then(BackgroundWriter::spare))
-                    .unwrap_or_default()
-            })
-            .collect();
-        let (output, words, columns) = (self.output, self.words, &self.columns);
-        let chunks: Vec<Vec<u8>> = verdicts
-            .runs()
-            .par_iter()
-            .zip(rooms)
-            .map(|(run, mut out)| {
-                out.reserve(run.len() * 48);
-                for verdict in run {
-                    let number = verdict.number;
-                    if output == OutputFormat::Text {
-                        write_text(&mut out, words, number, verdict);
-                    } else {
-                        let record = Printer::record(source, format, number, verdict);
-                        match output {
-                            OutputFormat::Csv => record.write_csv(columns, &mut out),
-                            _ => record.write_json(&mut out),
-                        }
-                    }
-                }
-                out
-            })
-            .collect();
-        match &mut self.records {
-            None => {
-                // The writer hands the buffers back once they are written.
-                return match &mut self.writer {
-                    Some(writer) => writer.send(chunks),
-                    None => Err(io::Error::other("output already finished")),
-                };
+    /// Writes a block's rendered runs in order; their buffers go back to
+    /// `rooms` once written.
+    fn write(&mut self, rooms: &Rooms, block: Rendered<Vec<u8>>) -> io::Result<()> {
+        let Some(records) = &mut self.records else {
+            let writer = self
+                .writer
+                .as_mut()
+                .ok_or_else(|| io::Error::other("output already finished"))?;
+            // The writer hands the buffers back once they are written.
+            while let Some(room) = writer.spare() {
+                rooms.give(room);
             }
-            Some(records) => {
-                let mut counts = Summary::default();
-                verdicts.iter().for_each(|v| counts.add(v));
-                let lines = verdicts.iter().count() as u64;
-                records.append(
-                    &chunks.concat(),
-                    lines,
-                    verdicts.passed(),
-                    &counted(&counts),
-                )?;
-                let (passed, written) = (verdicts.passed(), records.lines());
-                let here = passed.saturating_sub(self.first);
-                self.log
-                    .tick(|elapsed| progress_line("puzzles", passed, None, written, here, elapsed));
-            }
-        }
-        for mut chunk in chunks {
-            chunk.clear();
-            self.spare.push(chunk);
-        }
+            return writer.send(block.outputs);
+        };
+        records.append(
+            &block.outputs.concat(),
+            block.verdicts,
+            block.passed,
+            &counted(&block.counts),
+        )?;
+        let (passed, written) = (block.passed, records.lines());
+        let here = passed.saturating_sub(self.first);
+        self.log
+            .tick(|elapsed| progress_line("puzzles", passed, None, written, here, elapsed));
+        block.outputs.into_iter().for_each(|out| rooms.give(out));
         Ok(())
     }
 
@@ -246,10 +253,10 @@ impl Printer {
 
     /// Writes the output's header (the CSV header line; text and JSON
     /// lines have none).
-    fn header(&mut self) -> io::Result<()> {
+    fn header(&mut self, columns: &[&str]) -> io::Result<()> {
         let mut header = Vec::new();
         if self.output == OutputFormat::Csv {
-            write_csv_header(&self.columns, &mut header);
+            write_csv_header(columns, &mut header);
         }
         match &mut self.records {
             None => io::stdout().lock().write_all(&header),
@@ -387,17 +394,23 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     };
     let mut printer = Printer {
         output,
-        words: if args.lang == Lang::Zh {
-            &CHINESE
-        } else {
-            &ENGLISH
-        },
         log: LogLines::new("analyze", records.is_some(), args.quiet),
         first: records.as_ref().map_or(0, RecordsOut::items_passed),
         records,
-        columns: csv_columns(&FIELDS),
-        spare: Vec::new(),
         writer: None,
+    };
+    let words = match args.lang {
+        Lang::Zh => &CHINESE,
+        Lang::En => &ENGLISH,
+    };
+    let columns = csv_columns(&FIELDS);
+    let rooms = Rooms::default();
+    let render_for = |source: Option<&str>| Renderer {
+        output,
+        words,
+        columns: &columns,
+        source: source.map(str::to_string),
+        rooms: &rooms,
     };
     let complete = printer
         .records
@@ -406,7 +419,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     let mut summary = if complete {
         Summary::default()
     } else {
-        printer.header()?;
+        printer.header(&columns)?;
         if printer.records.is_none() {
             printer.writer = Some(BackgroundWriter::start()?);
         }
@@ -423,10 +436,11 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
             // thread switches took 15% of a one-thread run over 1,000,000
             // 6×6 puzzles on a 2-vCPU VM.
             rayon::scope(|_| {
-                analyze_sources(
+                render_sources(
                     sources,
                     &options,
-                    |source, format, verdicts| printer.write(source, format, verdicts),
+                    render_for,
+                    |block| printer.write(&rooms, block),
                     || progress.source_done(),
                 )
             })

@@ -19,7 +19,10 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use anyhow::Context;
-use sudokit::analyze::{analyze_stream, AnalyzeError, AnalyzeOptions, Summary, Verdicts};
+use sudokit::analyze::{
+    analyze_rendered, analyze_stream, AnalyzeError, AnalyzeOptions, Render, Rendered, Summary,
+    Verdicts,
+};
 use sudokit::grid::{Puzzle, Shape};
 use sudokit::lines::{Item, LineReader};
 use sudokit::parse::{classify, Format, FormatError, FormatSpec, Line, ParseError};
@@ -402,7 +405,44 @@ pub fn analyze_sources(
     sources: Vec<Source>,
     options: &AnalyzeOptions,
     mut sink: impl FnMut(Option<&str>, Option<&Format>, &Verdicts<'_>) -> io::Result<()>,
+    source_done: impl FnMut(),
+) -> anyhow::Result<Summary> {
+    each_source(sources, options, source_done, |input, options, shown| {
+        analyze_stream(input, options, |format, verdicts| {
+            sink(shown, format, verdicts)
+        })
+    })
+}
+
+/// Runs the analyzer over every source in turn as [`analyze_sources`] does,
+/// but each run of verdicts is rendered on the worker that analysed it, by
+/// the renderer `render_for` makes for the source (given its name when the
+/// run reads several), and `sink` gets each block's output.
+pub fn render_sources<R: Render>(
+    sources: Vec<Source>,
+    options: &AnalyzeOptions,
+    render_for: impl Fn(Option<&str>) -> R,
+    mut sink: impl FnMut(Rendered<R::Output>) -> io::Result<()>,
+    source_done: impl FnMut(),
+) -> anyhow::Result<Summary> {
+    each_source(sources, options, source_done, |input, options, shown| {
+        analyze_rendered(input, options, &render_for(shown), &mut sink)
+    })
+}
+
+/// Analyses every source in turn with `analyze` (given the source's reader,
+/// the options numbering its puzzles after those of the sources before,
+/// and its name when the run reads several), calling `source_done` after
+/// each. Returns the run's totals.
+fn each_source(
+    sources: Vec<Source>,
+    options: &AnalyzeOptions,
     mut source_done: impl FnMut(),
+    mut analyze: impl FnMut(
+        Box<dyn Read + Send>,
+        &AnalyzeOptions,
+        Option<&str>,
+    ) -> Result<Summary, AnalyzeError>,
 ) -> anyhow::Result<Summary> {
     let several = sources.len() > 1;
     let side = options.spec.shape.map(|s| s.side());
@@ -413,10 +453,8 @@ pub fn analyze_sources(
         let shown = several.then_some(name.as_str());
         let input = source.reader(side, options.max_line)?;
         options.numbering.before = total.passed;
-        let summary = analyze_stream(input, &options, |format, verdicts| {
-            sink(shown, format, verdicts)
-        })
-        .map_err(|e| stream_error(&name, several, e))?;
+        let summary =
+            analyze(input, &options, shown).map_err(|e| stream_error(&name, several, e))?;
         source_done();
         add_summary(&mut total, &summary);
     }
