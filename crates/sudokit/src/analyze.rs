@@ -874,8 +874,14 @@ impl LineEnds {
     /// How many lines `piece` (whose newlines these are) has: one per
     /// newline, and the text after the last one unless it is empty.
     fn count(&self, piece: &[u8]) -> usize {
+        self.ends.len() + usize::from(self.tail(piece).is_some())
+    }
+
+    /// Where the last line of `piece` ends when it has no newline: the
+    /// piece's end, if any text follows the last newline.
+    fn tail(&self, piece: &[u8]) -> Option<usize> {
         let last = self.ends.last().map_or(0, |&end| end + 1);
-        self.ends.len() + usize::from(last < piece.len())
+        (last < piece.len()).then_some(piece.len())
     }
 
     /// Line `k` (0-based) of `piece`, without its `\n`.
@@ -888,14 +894,16 @@ impl LineEnds {
     /// The lines of `piece`, whose newlines these are (each without its
     /// `\n`). An empty piece has no lines; "\n" alone is one empty line.
     fn lines<'p, 's>(&'s self, piece: &'p [u8]) -> impl Iterator<Item = &'p [u8]> + use<'p, 's> {
-        let last = self.ends.last().map_or(0, |&end| end + 1);
-        let tail = (last < piece.len()).then_some(piece.len());
         let mut start = 0;
-        self.ends.iter().copied().chain(tail).map(move |end| {
-            let line = &piece[start..end];
-            start = end + 1;
-            line
-        })
+        self.ends
+            .iter()
+            .copied()
+            .chain(self.tail(piece))
+            .map(move |end| {
+                let line = &piece[start..end];
+                start = end + 1;
+                line
+            })
     }
 }
 
@@ -1124,14 +1132,28 @@ struct Block<R> {
 }
 
 impl<R> Block<R> {
-    /// A block of no runs yet, after puzzle `passed`.
-    fn new(passed: u64) -> Block<R> {
+    /// A block of no runs yet.
+    fn new() -> Block<R> {
         Block {
             runs: Vec::new(),
             verdicts: 0,
-            passed,
+            passed: 0,
             counts: Summary::default(),
         }
+    }
+
+    /// Counts `run` (not empty), hands it over on this thread and adds it.
+    fn hand_in<'a, H>(
+        &mut self,
+        handover: &H,
+        format: Option<&Format>,
+        run: Vec<Verdict<'a>>,
+        pool: &Pool,
+    ) where
+        H: Handover<Run<'a> = R>,
+    {
+        let (verdicts, counts) = (run.len(), counted(&run));
+        self.push(handover.hand_over(format, run, pool), verdicts, &counts);
     }
 
     /// Adds a handed-over run of `verdicts` verdicts, counted in `counts`.
@@ -1139,6 +1161,31 @@ impl<R> Block<R> {
         self.runs.push(run);
         self.verdicts += verdicts as u64;
         self.counts.add_counts(counts);
+    }
+}
+
+/// Counts `out` into `summary` and hands it to `sink`, timed as writing.
+fn send<R, S>(
+    sink: &mut S,
+    format: Option<&Format>,
+    out: Block<R>,
+    pool: &Pool,
+    summary: &mut Summary,
+) -> Result<(), AnalyzeError>
+where
+    S: FnMut(Option<&Format>, Block<R>, &Pool) -> io::Result<()>,
+{
+    summary.add_counts(&out.counts);
+    let started = Instant::now();
+    sink(format, out, pool).map_err(AnalyzeError::Write)?;
+    summary.write_time += started.elapsed();
+    Ok(())
+}
+
+/// Tells the progress display that `bytes_done` bytes of input are analysed.
+fn report(options: &AnalyzeOptions, bytes_done: u64) {
+    if let Some(progress) = &options.progress {
+        progress.store(bytes_done, Ordering::Relaxed);
     }
 }
 
@@ -1190,19 +1237,14 @@ where
                 line_base += 1;
                 number_base += 1;
                 bytes_done = reader.consumed();
-                let mut out = Block::new(number_base);
+                let mut out = Block::new();
                 if numbering.wants(number_base) {
                     let run = vec![too_long(number_base, line_base, max)];
-                    let counts = counted(&run);
-                    summary.add_counts(&counts);
-                    out.push(handover.hand_over(format.as_ref(), run, &pool), 1, &counts);
+                    out.hand_in(handover, format.as_ref(), run, &pool);
                 }
-                if let Some(progress) = &options.progress {
-                    progress.store(bytes_done, Ordering::Relaxed);
-                }
-                let started = Instant::now();
-                sink(format.as_ref(), out, &pool).map_err(AnalyzeError::Write)?;
-                summary.write_time += started.elapsed();
+                report(options, bytes_done);
+                out.passed = number_base;
+                send(&mut sink, format.as_ref(), out, &pool, &mut summary)?;
                 continue;
             }
         };
@@ -1265,14 +1307,9 @@ where
             pos = next;
         }
         let rest = &block[pos..];
-        let mut out = Block::new(number_base);
+        let mut out = Block::new();
         if !early.is_empty() {
-            let (verdicts, counts) = (early.len(), counted(&early));
-            out.push(
-                handover.hand_over(format.as_ref(), early, &pool),
-                verdicts,
-                &counts,
-            );
+            out.hand_in(handover, format.as_ref(), early, &pool);
         }
         if let (Some(format), false) = (&format, ended) {
             let parts = pieces(rest, threads * PIECES_PER_THREAD);
@@ -1342,15 +1379,9 @@ where
         }
         summary.compute_time += started.elapsed();
         bytes_done += block.len() as u64;
-        if let Some(progress) = &options.progress {
-            progress.store(bytes_done, Ordering::Relaxed);
-        }
-
+        report(options, bytes_done);
         out.passed = number_base;
-        summary.add_counts(&out.counts);
-        let started = Instant::now();
-        sink(format.as_ref(), out, &pool).map_err(AnalyzeError::Write)?;
-        summary.write_time += started.elapsed();
+        send(&mut sink, format.as_ref(), out, &pool, &mut summary)?;
         if ended {
             break;
         }

@@ -24,8 +24,8 @@ use super::output::{
 use super::progress::{self, with_bar, Meter};
 use super::record_out::{progress_line, LogLines, RecordOutArgs};
 use super::{
-    push_number, status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs, TimeoutArgs,
-    VariantArgs,
+    push_number, push_prefix, status_word, EngineArgs, FormatArgs, LineArgs, ThreadArgs,
+    TimeoutArgs, VariantArgs,
 };
 
 /// Options of `sudokit analyze`.
@@ -135,9 +135,7 @@ impl Phrase {
 
     /// Appends the phrase to `out`.
     fn push_to(&self, out: &mut Vec<u8>) {
-        let end = out.len() + self.len;
-        out.extend_from_slice(&self.bytes);
-        out.truncate(end);
+        push_prefix(out, &self.bytes, self.len);
     }
 }
 

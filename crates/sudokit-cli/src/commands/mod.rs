@@ -198,11 +198,8 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
     })
 }
 
-/// Appends the decimal digits of `n`.
-///
-/// The digits are written at the front of a fixed-size array, which is
-/// appended whole and the tail cut off: a copy of fixed size is inlined,
-/// where one of run-time length is a call to `memcpy`.
+/// Appends the decimal digits of `n`, written at the front of a fixed-size
+/// array ([`push_prefix`]).
 pub fn push_number(out: &mut Vec<u8>, mut n: u64) {
     let mut digits = [0u8; 20];
     let len = decimal_digits(n);
@@ -210,8 +207,15 @@ pub fn push_number(out: &mut Vec<u8>, mut n: u64) {
         digits[at] = b'0' + (n % 10) as u8;
         n /= 10;
     }
+    push_prefix(out, &digits, len);
+}
+
+/// Appends the first `len` bytes of `bytes`: the whole array is appended
+/// and the rest cut off, since a copy of fixed size is inlined where one
+/// of run-time length is a call to `memcpy`.
+pub fn push_prefix<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
     let end = out.len() + len;
-    out.extend_from_slice(&digits);
+    out.extend_from_slice(bytes);
     out.truncate(end);
 }
 
