@@ -1,9 +1,10 @@
-//! The whole-board scans of the engine, in a portable form and two x86 SIMD
-//! forms. All see the board as nine 128-bit rows (one per digit, lanes 0..3 =
-//! bands, lane 3 always zero): the AVX2 form handles one or two digits per
-//! instruction where the portable one loops over bands, and the AVX-512 form
-//! compares four digits at once into mask registers and folds two bitwise
-//! steps into one ternary-logic instruction.
+//! The whole-board scans of the engine (reading the givens, counting
+//! candidates), in a portable form and two x86 SIMD forms. The board is nine
+//! 128-bit rows (one per digit, lanes 0..3 = bands, lane 3 always zero): the
+//! AVX2 form handles a whole row or 32 cells per instruction where the
+//! portable one loops over bands and cells, and the AVX-512 form compares 64
+//! cells at once into mask registers and folds two bitwise steps into one
+//! ternary-logic instruction.
 //!
 //! The engine's functions take the code path as a const parameter `L`
 //! ([`PORTABLE`], [`AVX2`], [`AVX512`]); the x86 levels are only instantiated
@@ -26,29 +27,6 @@ pub(super) struct Counts {
     pub one: [u32; 4],
     pub two: [u32; 4],
     pub three: [u32; 4],
-}
-
-/// Bit `3·d + b` set when `cand[d][b]` differs from `prev[d][b]`.
-#[inline(always)]
-pub(super) fn changed<const L: u8>(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 9]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if L == AVX512 {
-        // SAFETY: this level only runs where AVX-512 F/VL and BMI2 were
-        // detected.
-        return unsafe { x86_512::changed(cand, prev) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    if L >= AVX2 {
-        // SAFETY: the x86 levels only run where AVX2 and BMI2 were detected.
-        return unsafe { x86::changed(cand, prev) };
-    }
-    let mut dirty = 0;
-    for d in 0..9 {
-        for b in 0..3 {
-            dirty |= u32::from(cand[d][b] != prev[d][b]) << (3 * d + b);
-        }
-    }
-    dirty
 }
 
 /// `masks[v][b]`: the cells of band `b` holding value `v` in `cells` (81
@@ -111,26 +89,6 @@ mod x86 {
     use super::Counts;
     use std::arch::x86_64::*;
 
-    /// Needs AVX2 and BMI2.
-    #[inline(always)]
-    pub(super) unsafe fn changed(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 9]) -> u32 {
-        // Two digits per 256-bit compare: bit 4·d + b of `same` (lane 3 of
-        // each digit included, always equal), then the lane-3 bits dropped.
-        let c = cand.as_ptr().cast::<u32>();
-        let p = prev.as_ptr().cast::<u32>();
-        let mut same = 0u64;
-        for k in 0..4 {
-            let x = _mm256_loadu_si256(c.add(8 * k).cast());
-            let y = _mm256_loadu_si256(p.add(8 * k).cast());
-            let eq = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, y))) as u32;
-            same |= u64::from(eq) << (8 * k);
-        }
-        let x = _mm_loadu_si128(c.add(32).cast());
-        let y = _mm_loadu_si128(p.add(32).cast());
-        same |= u64::from(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, y))) as u32) << 32;
-        _pext_u64(!same, 0x7_7777_7777) as u32
-    }
-
     /// Needs AVX2.
     #[inline(always)]
     pub(super) unsafe fn given_masks(cells: &[u8; 96]) -> [[u32; 4]; 10] {
@@ -179,28 +137,6 @@ mod x86 {
 mod x86_512 {
     use super::Counts;
     use std::arch::x86_64::*;
-
-    /// Needs AVX-512 F and VL, and BMI2.
-    #[inline(always)]
-    pub(super) unsafe fn changed(cand: &[[u32; 4]; 9], prev: &[[u32; 4]; 9]) -> u32 {
-        // Four digits per 512-bit compare, straight into a mask register:
-        // bit 4·d + b of `diff` (lane 3 of each digit included, never
-        // different), then the lane-3 bits dropped.
-        let c = cand.as_ptr().cast::<u32>();
-        let p = prev.as_ptr().cast::<u32>();
-        let low =
-            _mm512_cmpneq_epi32_mask(_mm512_loadu_si512(c.cast()), _mm512_loadu_si512(p.cast()));
-        let high = _mm512_cmpneq_epi32_mask(
-            _mm512_loadu_si512(c.add(16).cast()),
-            _mm512_loadu_si512(p.add(16).cast()),
-        );
-        let last = _mm_cmpneq_epi32_mask(
-            _mm_loadu_si128(c.add(32).cast()),
-            _mm_loadu_si128(p.add(32).cast()),
-        );
-        let diff = u64::from(low) | u64::from(high) << 16 | u64::from(last) << 32;
-        _pext_u64(diff, 0x7_7777_7777) as u32
-    }
 
     /// Needs AVX-512 BW.
     #[inline(always)]

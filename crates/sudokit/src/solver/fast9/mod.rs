@@ -47,10 +47,14 @@
 //!   candidate and its digit never loses it without the band update reporting
 //!   a contradiction, so `unsolved == 0` at a propagation fixpoint is a
 //!   complete, valid solution.
-//! - `prev[d][b]` (in the search, not in the saved board) is the value
-//!   `cand[d][b]` had when its band update last ran; a difference marks the
-//!   band as needing another update. Saved boards are fixpoints, so restoring
-//!   one sets `prev` to its candidates.
+//! - A *dirty* word (in the search, not in the saved board) has bit
+//!   `4·d + b` set when `cand[d][b]` changed since its band update last ran,
+//!   so the band needs another update. Every step that narrows a mask sets
+//!   the bits of the masks it changed, comparing old and new values it holds
+//!   in registers: comparing the whole board against a copy instead read
+//!   the board back as vectors right after scalar stores to it, a store
+//!   forward that stalled. Saved boards are fixpoints, so a restored one is
+//!   dirty only where the branch taken narrows it.
 //! - Masks only ever shrink within a branch: every step is `&=`.
 
 mod kernel;
@@ -93,10 +97,9 @@ enum Branch {
 enum Start<'a> {
     /// From the givens (81 cells, then padding).
     Givens(&'a [u8; 96]),
-    /// From a board, whose bands the `prev` masks mark as settled where they
-    /// equal its candidates.
+    /// From a board whose dirty bands (bit `4·d + b`) need an update.
     #[cfg(all(feature = "parallel", feature = "serde"))]
-    Board(&'a Board, &'a [[u32; 4]; 9]),
+    Board(&'a Board, u64),
 }
 
 /// How [`Fast9Solver::settle`] left a board.
@@ -149,7 +152,6 @@ struct Frame {
 pub struct Fast9Solver {
     path: CodePath,
     stack: Vec<Frame>,
-    prev: [[u32; 4]; 9],
     limit: u64,
     outcome: Outcome,
     want_first: bool,
@@ -213,7 +215,6 @@ impl Fast9Solver {
             // placements for good, so that search never goes deeper than 54;
             // the quick search stops at 16 guesses.
             stack: Vec::with_capacity(64),
-            prev: [[0; 4]; 9],
             limit: 1,
             outcome: Outcome::default(),
             want_first: false,
@@ -319,14 +320,16 @@ impl Fast9Solver {
             return 0;
         }
         let mut board = root.0;
+        let mut dirty = 0;
         for (e, row) in board.cand.iter_mut().enumerate() {
-            if e != d {
+            if e != d && row[band] & bit != 0 {
                 row[band] &= !bit;
+                dirty |= 1 << (4 * e + band);
             }
         }
         self.begin(limit, false);
         self.collecting(out, |solver| {
-            solver.run(Start::Board(&board, &root.0.cand));
+            solver.run(Start::Board(&board, dirty));
             solver.outcome.solutions
         })
     }
@@ -364,21 +367,21 @@ impl Fast9Solver {
         match start {
             Start::Givens(cells) => self.search::<L>(initial_board::<L>(cells), ALL_DIRTY),
             #[cfg(all(feature = "parallel", feature = "serde"))]
-            Start::Board(board, prev) => self.search::<L>(*board, *prev),
+            Start::Board(board, dirty) => self.search::<L>(*board, dirty),
         }
     }
 
-    /// Depth-first search over an explicit stack from `start` (`settled` as
-    /// its `prev`); counts solutions into `self.outcome` and keeps the first
-    /// in `self.first`.
+    /// Depth-first search over an explicit stack from `start`, whose bands
+    /// of `start_dirty` need an update; counts solutions into
+    /// `self.outcome` and keeps the first in `self.first`.
     #[inline(always)]
-    fn search<const L: u8>(&mut self, start: Board, settled: [[u32; 4]; 9]) {
+    fn search<const L: u8>(&mut self, start: Board, start_dirty: u64) {
         let mut board = start;
+        let mut dirty = start_dirty;
         self.stack.clear();
-        self.prev = settled;
         self.quick = true;
         loop {
-            match self.settle::<L>(&mut board) {
+            match self.settle::<L>(&mut board, dirty) {
                 Settled::Solved => {
                     self.outcome.solutions += 1;
                     if self.want_first && self.first.is_none() {
@@ -401,7 +404,7 @@ impl Fast9Solver {
                     self.first = None;
                     self.found.clear();
                     board = start;
-                    self.prev = settled;
+                    dirty = start_dirty;
                     continue;
                 }
             }
@@ -416,18 +419,17 @@ impl Fast9Solver {
             if top.untried == 0 {
                 self.stack.pop();
             }
-            self.prev = board.cand;
-            apply(&mut board, branch, p);
+            dirty = apply(&mut board, branch, p);
         }
     }
 
-    /// Propagates, places singles and guesses until `board` is solved or
-    /// contradictory, or the quick search has used up its guesses. Guesses
-    /// push frames onto the stack.
+    /// Propagates from the `dirty` bands, places singles and guesses until
+    /// `board` is solved or contradictory, or the quick search has used up
+    /// its guesses. Guesses push frames onto the stack.
     #[inline(always)]
-    fn settle<const L: u8>(&mut self, board: &mut Board) -> Settled {
+    fn settle<const L: u8>(&mut self, board: &mut Board, mut dirty: u64) -> Settled {
         loop {
-            let Counts { two, three, .. } = match fixpoint::<L>(board, &mut self.prev) {
+            let Counts { two, three, .. } = match fixpoint::<L>(board, dirty) {
                 Fixpoint::Dead => return Settled::Dead,
                 Fixpoint::Solved => return Settled::Solved,
                 Fixpoint::Open(counts) => counts,
@@ -450,7 +452,10 @@ impl Fast9Solver {
             } else {
                 match examine::<L>(board) {
                     Next::Contradiction => return Settled::Dead,
-                    Next::Changed => continue,
+                    Next::Changed(changed) => {
+                        dirty = changed;
+                        continue;
+                    }
                     Next::Branch(branch, untried) => (branch, untried),
                 }
             };
@@ -461,7 +466,7 @@ impl Fast9Solver {
                 branch,
                 untried: untried & (untried - 1),
             });
-            apply(board, branch, p);
+            dirty = apply(board, branch, p);
         }
     }
 }
@@ -491,9 +496,8 @@ fn padded(givens: &[u8]) -> [u8; 96] {
     cells
 }
 
-/// A `prev` that differs from every board: all bands need an update (lane 3
-/// is zero on every board, lanes 0..3 never all ones).
-const ALL_DIRTY: [[u32; 4]; 9] = [[u32::MAX, u32::MAX, u32::MAX, 0]; 9];
+/// Every band of every digit needs an update (bits `4·d + b`, `b < 3`).
+const ALL_DIRTY: u64 = 0x7_7777_7777;
 
 #[cfg(all(feature = "parallel", feature = "serde"))]
 /// A puzzle propagated to its fixpoint without a guess, and still open
@@ -506,8 +510,7 @@ pub(crate) struct Root(Board);
 #[inline(always)]
 fn root_of<const L: u8>(cells: &[u8; 96]) -> Option<Root> {
     let mut board = initial_board::<L>(cells);
-    let mut prev = ALL_DIRTY;
-    match fixpoint::<L>(&mut board, &mut prev) {
+    match fixpoint::<L>(&mut board, ALL_DIRTY) {
         Fixpoint::Open(_) => Some(Root(board)),
         Fixpoint::Dead | Fixpoint::Solved => None,
     }
@@ -537,11 +540,12 @@ enum Fixpoint {
     Open(Counts),
 }
 
-/// Propagates and places naked singles until neither changes `board`.
+/// Propagates from the `dirty` bands and places naked singles until neither
+/// changes `board`.
 #[inline(always)]
-fn fixpoint<const L: u8>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> Fixpoint {
+fn fixpoint<const L: u8>(board: &mut Board, mut dirty: u64) -> Fixpoint {
     loop {
-        if !propagate::<L>(board, prev) {
+        if !propagate::<L>(board, dirty) {
             return Fixpoint::Dead;
         }
         let u = board.unsolved;
@@ -559,7 +563,7 @@ fn fixpoint<const L: u8>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> Fixpoin
         if singles[0] | singles[1] | singles[2] == 0 {
             return Fixpoint::Open(counts);
         }
-        place_singles(board, singles);
+        dirty = place_singles(board, singles);
     }
 }
 
@@ -586,20 +590,31 @@ fn initial_board<const L: u8>(cells: &[u8; 96]) -> Board {
     board
 }
 
-/// Removes digit `d` from the row, box and column peers of cell `i` in band
-/// `b` (the cell itself keeps whatever it has).
+/// Narrows `cand[d][b]` to `keep`; returns the band's dirty bit if that
+/// changed it.
 #[inline(always)]
-fn eliminate_peers(board: &mut Board, d: usize, b: usize, i: usize) {
-    let row = &mut board.cand[d];
-    row[b] &= !PEERS[i];
+fn narrow(board: &mut Board, d: usize, b: usize, keep: u32) -> u64 {
+    let old = board.cand[d][b];
+    let new = old & keep;
+    board.cand[d][b] = new;
+    u64::from(new != old) << (4 * d + b)
+}
+
+/// Removes digit `d` from the row, box and column peers of cell `i` in band
+/// `b` (the cell itself keeps whatever it has); returns the dirty bits.
+#[inline(always)]
+fn eliminate_peers(board: &mut Board, d: usize, b: usize, i: usize) -> u64 {
     let col = !columns(1 << (i % 9));
-    row[(b + 1) % 3] &= col;
-    row[(b + 2) % 3] &= col;
+    narrow(board, d, b, !PEERS[i])
+        | narrow(board, d, (b + 1) % 3, col)
+        | narrow(board, d, (b + 2) % 3, col)
 }
 
 /// Places every naked single: each cell of `singles` gets its only digit.
+/// Returns the dirty bits.
 #[inline(always)]
-fn place_singles(board: &mut Board, singles: [u32; 3]) {
+fn place_singles(board: &mut Board, singles: [u32; 3]) -> u64 {
+    let mut dirty = 0;
     for (b, &s) in singles.iter().enumerate() {
         if s == 0 {
             continue;
@@ -609,10 +624,11 @@ fn place_singles(board: &mut Board, singles: [u32; 3]) {
             while mine != 0 {
                 let i = mine.trailing_zeros() as usize;
                 mine &= mine - 1;
-                eliminate_peers(board, d, b, i);
+                dirty |= eliminate_peers(board, d, b, i);
             }
         }
     }
+    dirty
 }
 
 /// A bivalue cell if there is one, else the first unsolved cell, with its
@@ -646,29 +662,34 @@ fn choose_cell(board: &Board, bivalue: [u32; 3]) -> (Branch, u32) {
 }
 
 /// Restricts the board to the alternative `p` of `branch`: permutation `p`
-/// of a band or stack, or digit `p + 1` in a cell.
+/// of a band or stack, or digit `p + 1` in a cell. Returns the dirty bits.
 #[inline(always)]
-fn apply(board: &mut Board, branch: Branch, p: u32) {
+fn apply(board: &mut Board, branch: Branch, p: u32) -> u64 {
     match branch {
-        Branch::Band { digit, band } => {
-            board.cand[usize::from(digit)][usize::from(band)] &= PERM_ROWS[p as usize];
-        }
+        Branch::Band { digit, band } => narrow(
+            board,
+            usize::from(digit),
+            usize::from(band),
+            PERM_ROWS[p as usize],
+        ),
         Branch::Stack { digit, stack } => {
-            let row = &mut board.cand[usize::from(digit)];
+            let d = usize::from(digit);
             let s = 3 * u32::from(stack);
             let others = !columns(7 << s);
             let perm = PERMS[p as usize];
-            for b in 0..3 {
-                row[b] &= others | columns(1 << (s + perm[b]));
-            }
+            (0..3).fold(0, |dirty, b| {
+                dirty | narrow(board, d, b, others | columns(1 << (s + perm[b])))
+            })
         }
         Branch::Cell { band, pos } => {
-            let (b, i) = (usize::from(band), usize::from(pos));
-            for row in board.cand.iter_mut() {
-                row[b] &= !(1 << i);
+            let (b, i, d) = (usize::from(band), usize::from(pos), p as usize);
+            let mut dirty = 0;
+            for e in (0..9).filter(|&e| e != d) {
+                dirty |= narrow(board, e, b, !(1 << i));
             }
-            board.cand[p as usize][b] |= 1 << i;
-            eliminate_peers(board, p as usize, b, i);
+            // The cell's digit `d` is one of its candidates: its mask there
+            // is unchanged until its peers lose it.
+            dirty | eliminate_peers(board, d, b, i)
         }
     }
 }
@@ -720,23 +741,28 @@ fn stack_deposit<const L: u8>(m: u32, s: u32) -> u32 {
     ((m & 7) | (m & 0o70) << 6 | (m & 0o700) << 12) << (3 * s)
 }
 
-/// Runs band and stack updates until no mask changes; false on a
-/// contradiction.
+/// Runs band updates, from the `dirty` bands, until no mask changes; false
+/// on a contradiction.
+///
+/// It works in rounds: each round updates the bands dirty when it began,
+/// and the bands they make dirty wait for the next round unless the round
+/// has yet to reach them. Taking each next band from the running dirty word
+/// instead made every update wait for the one before it to finish (the
+/// index depends on its result).
 #[inline(always)]
-fn propagate<const L: u8>(board: &mut Board, prev: &mut [[u32; 4]; 9]) -> bool {
-    loop {
-        let mut dirty = kernel::changed::<L>(&board.cand, prev);
-        if dirty == 0 {
-            return true;
-        }
-        while dirty != 0 {
-            let i = dirty.trailing_zeros() as usize;
-            dirty &= dirty - 1;
-            if !band_update::<L>(board, prev, i / 3, i % 3) {
-                return false;
+fn propagate<const L: u8>(board: &mut Board, mut dirty: u64) -> bool {
+    while dirty != 0 {
+        let mut round = dirty;
+        while round != 0 {
+            let i = round.trailing_zeros() as usize;
+            round &= round - 1;
+            match band_update::<L>(board, i / 4, i % 4) {
+                Some(more) => dirty = (dirty & !(1 << i)) | more,
+                None => return false,
             }
         }
     }
+    true
 }
 
 /// The two bands other than band `b`.
@@ -769,58 +795,61 @@ fn lone_in_row<const L: u8>(a: u32) -> u32 {
 }
 
 /// The row logic of digit `d` in band `b`: keep the mini-rows some
-/// permutation uses, then place the cells left alone in their row.
+/// permutation uses, then place the cells left alone in their row. Returns
+/// the bands it made dirty, or `None` on a contradiction. (The band itself
+/// is left clean: the update is idempotent.)
 #[inline(always)]
-fn band_update<const L: u8>(
-    board: &mut Board,
-    prev: &mut [[u32; 4]; 9],
-    d: usize,
-    b: usize,
-) -> bool {
+fn band_update<const L: u8>(board: &mut Board, d: usize, b: usize) -> Option<u64> {
     let a = board.cand[d][b];
     let a = a & BAND_KEEP[band_matrix::<L>(a)];
     if a == 0 {
-        return false;
+        return None;
     }
-    prev[d][b] = a;
     // A box whose cells for the digit share one column claims that column
     // in the other bands.
     let lock = COL_LOCK[((a | a >> 9 | a >> 18) & 0x1FF) as usize];
-    // (Indexed one by one: a vector load over the band just stored would
-    // stall on store forwarding.)
-    let row = &mut board.cand[d];
     let (b1, b2) = OTHER_BANDS[b];
-    row[b1] &= lock;
-    row[b2] &= lock;
+    let row = &mut board.cand[d];
+    let (o1, o2) = (row[b1], row[b2]);
+    row[b1] = o1 & lock;
+    row[b2] = o2 & lock;
     row[b] = a;
+    let locked = u64::from(o1 & !lock != 0) << b1 | u64::from(o2 & !lock != 0) << b2;
+    let mut dirty = locked << (4 * d);
     let placed = lone_in_row::<L>(a) & board.unsolved[b];
     if placed != 0 {
         board.unsolved[b] &= !placed;
-        for row in board.cand.iter_mut() {
+        // Bit 4·e: digit e had a placed cell (digit d's own are its
+        // placements, which it keeps).
+        let mut lost = 0u64;
+        for (e, row) in board.cand.iter_mut().enumerate() {
+            lost |= u64::from(row[b] & placed != 0) << (4 * e);
             row[b] &= !placed;
         }
         board.cand[d][b] = a;
+        dirty |= (lost & !(1 << (4 * d))) << b;
     }
-    true
+    Some(dirty)
 }
 
-/// Keeps, in stack `s` of a digit's masks, only the mini-columns of matrix
-/// `m`.
+/// Keeps, in stack `s` of digit `d`'s masks, only the mini-columns of
+/// matrix `m`; returns the dirty bits.
 #[inline(always)]
-fn restrict_stack<const L: u8>(row: &mut [u32; 4], s: u32, m: u32) {
+fn restrict_stack<const L: u8>(board: &mut Board, d: usize, s: u32, m: u32) -> u64 {
     let w = stack_deposit::<L>(m, s);
     let others = !columns(7 << (3 * s));
-    for (b, a) in row.iter_mut().take(3).enumerate() {
-        *a &= others | columns((w >> (9 * b)) & 0x1FF);
-    }
+    (0..3).fold(0, |dirty, b| {
+        dirty | narrow(board, d, b, others | columns((w >> (9 * b)) & 0x1FF))
+    })
 }
 
 /// What [`examine`] found.
 enum Next {
     /// Some mini-line needs more or fewer digits than it can take.
     Contradiction,
-    /// Triad reasoning removed candidates: propagate again.
-    Changed,
+    /// Triad reasoning removed candidates (the dirty bits): propagate
+    /// again.
+    Changed(u64),
     /// Nothing more follows: branch on these permutations.
     Branch(Branch, u32),
 }
@@ -852,7 +881,7 @@ fn examine<const L: u8>(board: &mut Board) -> Next {
         }
     }
     // The column logic: keep the mini-columns some permutation uses.
-    let mut changed = false;
+    let mut changed = 0;
     for (d, &m) in mats.iter().enumerate() {
         for s in 0..3 {
             let x = ((m >> (10 * (s + 3))) & 0x1FF) as u16;
@@ -861,13 +890,12 @@ fn examine<const L: u8>(board: &mut Board) -> Next {
                 return Next::Contradiction;
             }
             if allowed != x {
-                restrict_stack::<L>(&mut board.cand[d], s as u32, allowed.into());
-                changed = true;
+                changed |= restrict_stack::<L>(board, d, s as u32, allowed.into());
             }
         }
     }
-    if changed {
-        return Next::Changed;
+    if changed != 0 {
+        return Next::Changed(changed);
     }
     // Bit-sliced counts over the digits, all six units at once: p_k / c_k =
     // mini-lines with at least k possible / certain digits. An entry is
@@ -908,16 +936,15 @@ fn examine<const L: u8>(board: &mut Board) -> Next {
                 let lane = |v: u64| ((v >> at) & 0x1FF) as u32;
                 let g = lane(gain);
                 let next = (lane(x) & !lane(lose) & !u32::from(COVER[g as usize])) | g;
-                if u < 3 {
-                    board.cand[d][u as usize] &= BAND_KEEP[next as usize];
+                changed |= if u < 3 {
+                    narrow(board, d, u as usize, BAND_KEEP[next as usize])
                 } else {
-                    restrict_stack::<L>(&mut board.cand[d], u - 3, next);
-                }
-                changed = true;
+                    restrict_stack::<L>(board, d, u - 3, next)
+                };
             }
         }
-        if changed {
-            return Next::Changed;
+        if changed != 0 {
+            return Next::Changed(changed);
         }
     }
     let count =
