@@ -75,7 +75,7 @@ use tables::{
 };
 
 /// Candidate masks of a position; see the module docs for the layout.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(16))]
 struct Board {
     cand: [[u32; 4]; 9],
@@ -1007,6 +1007,95 @@ fn grid_of(board: &Board) -> [u8; 81] {
         }
     }
     grid
+}
+
+/// The dirty bits: every step that narrows a mask must report it, or
+/// propagation stops short of its fixpoint.
+#[cfg(test)]
+mod dirty_tests {
+    use super::*;
+    use crate::generate::{puzzle_rng, random_grid};
+    use crate::grid::Shape;
+    use rand::seq::SliceRandom;
+
+    /// What `fixpoint` gives from `board` when told which bands are dirty,
+    /// and when every band is.
+    fn both_ways(board: &Board, dirty: u64) -> (Option<Board>, Option<Board>) {
+        let run = |dirty| {
+            let mut b = *board;
+            match fixpoint::<PORTABLE>(&mut b, dirty) {
+                Fixpoint::Dead => None,
+                Fixpoint::Solved | Fixpoint::Open(_) => Some(b),
+            }
+        };
+        (run(dirty), run(ALL_DIRTY))
+    }
+
+    /// From givens, after each branch and after each triad step, the
+    /// fixpoint reached from the reported dirty bands is the one reached by
+    /// updating every band: the same board, or a contradiction both ways.
+    #[test]
+    fn propagation_from_the_dirty_bands_reaches_the_full_fixpoint() {
+        let mut rng = puzzle_rng(41, 0);
+        let (mut branches, mut triads) = (0, 0);
+        for i in 0..400 {
+            let shape = Shape::new(3, 3).unwrap();
+            let mut puzzle: [u8; 81] = random_grid(shape, &mut rng).cells().try_into().unwrap();
+            let mut cells: Vec<usize> = (0..81).collect();
+            cells.shuffle(&mut rng);
+            for &k in &cells[17 + i % 20..] {
+                puzzle[k] = 0;
+            }
+            let mut board = initial_board::<PORTABLE>(&padded(&puzzle));
+            let (Some(mut settled), Some(full)) = both_ways(&board, ALL_DIRTY) else {
+                panic!("puzzle {i} has a solution");
+            };
+            assert_eq!(settled, full);
+            // Walk down one branch at a time, checking every alternative.
+            for depth in 0..60 {
+                if settled.unsolved[..3] == [0; 3] {
+                    break;
+                }
+                board = settled;
+                let next = match examine::<PORTABLE>(&mut board) {
+                    Next::Contradiction => break,
+                    Next::Changed(dirty) => {
+                        triads += 1;
+                        let (from_dirty, from_all) = both_ways(&board, dirty);
+                        assert_eq!(from_dirty, from_all, "puzzle {i}, triads at depth {depth}");
+                        from_dirty
+                    }
+                    Next::Branch(branch, untried) => {
+                        let bivalue = [board.unsolved[0], board.unsolved[1], board.unsolved[2]];
+                        let cell = choose_cell(&board, bivalue);
+                        let mut reached = None;
+                        for (branch, untried) in [(branch, untried), cell] {
+                            let mut alternatives = untried;
+                            while alternatives != 0 {
+                                let p = alternatives.trailing_zeros();
+                                alternatives &= alternatives - 1;
+                                let mut child = board;
+                                let dirty = apply(&mut child, branch, p);
+                                let (from_dirty, from_all) = both_ways(&child, dirty);
+                                assert_eq!(from_dirty, from_all, "puzzle {i}, depth {depth}");
+                                reached = reached.or(from_dirty);
+                                branches += 1;
+                            }
+                        }
+                        reached
+                    }
+                };
+                match next {
+                    Some(b) => settled = b,
+                    None => break,
+                }
+            }
+        }
+        assert!(
+            branches > 5_000 && triads > 100,
+            "{branches} branches, {triads} triad steps"
+        );
+    }
 }
 
 /// The hunt's entry points (built with the `search` module's features).
