@@ -17,7 +17,7 @@
 //! its queued heavy requests times that mean is its *queued CPU*, which the
 //! connection caps (see [`crate::connection`]).
 //!
-//! **Cancellation.** [`Pool::cancel`] drops a connection's queued jobs and
+//! **Cancellation.** [`Client::cancel`] drops a connection's queued jobs and
 //! raises its cancel flag, which the solvers of its running jobs check, so
 //! the work of a client that has gone stops within milliseconds.
 

@@ -23,7 +23,7 @@ pub struct LoadArgs {
     /// the run ends.
     #[command(flatten)]
     pub input: InputArgs,
-    /// The server: HOST:PORT, [IPv6]:PORT, or :PORT for 127.0.0.1:PORT.
+    /// The server: HOST:PORT (an IPv6 host in brackets), or :PORT for 127.0.0.1:PORT.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9981", value_parser = parse_addr)]
     pub addr: SocketAddr,
     /// Connections to open.

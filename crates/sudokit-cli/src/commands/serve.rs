@@ -12,7 +12,7 @@ use sudokit_server::server::{self, Config};
 /// Options of `sudokit serve`.
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
-    /// Address to listen on: HOST:PORT, [IPv6]:PORT, or :PORT for
+    /// Address to listen on: HOST:PORT (an IPv6 host in brackets), or :PORT for
     /// 127.0.0.1:PORT; 0.0.0.0:PORT for every interface (muduo's port is 9981).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9981", value_parser = parse_addr)]
     pub listen: SocketAddr,

@@ -6,7 +6,7 @@
 //!   each puzzle on the way by its number of solutions: few are listed and
 //!   the added clues chosen to rule out all but one; with many, each
 //!   possible clue is added in turn (see there).
-//! - [`run`] drives the whole hunt: units numbered seed by seed, removals in
+//! - [`run()`] drives the whole hunt: units numbered seed by seed, removals in
 //!   lexicographic order; `--shard I/N` keeps units `u ≡ I−1 (mod N)`, so
 //!   the shards partition the hunt; units run in parallel batches; finds are
 //!   deduplicated by canonical form and appended to the out file as found;
