@@ -25,8 +25,11 @@
 //! is adding the clauses), sudokit's lead over each (CaDiCaL's time over
 //! sudokit's), and checks that both give every puzzle they both answer the
 //! same status.
-//! `LARGE_SAT=0` leaves CaDiCaL out; the portfolio and CaDiCaL need the `sat`
-//! feature (`cargo bench -p sudokit --features sat --bench large`).
+//! `LARGE_SAT=0` leaves CaDiCaL out, and `LARGE_SAT_CONFIG=NAME` runs it
+//! with one of its option sets (`sat`, `unsat`, `plain`; the library's SAT
+//! engine uses `sat`) instead of its defaults. The portfolio and CaDiCaL
+//! need the `sat` feature (`cargo bench -p sudokit --features sat --bench
+//! large`).
 //!
 //! `cargo bench -p sudokit --bench large [-- NAME...]` runs the sets whose
 //! names contain one of the given words (all without arguments). A puzzle
@@ -136,19 +139,24 @@ struct SatTally {
 /// CaDiCaL on every puzzle of `set` when `wanted`, counting to 2, each
 /// first solution checked.
 #[cfg(feature = "sat")]
-fn run_sat(set: &[Puzzle], deadline: Duration, wanted: bool) -> Option<SatTally> {
-    wanted.then(|| run_sat_all(set, deadline))
+fn run_sat(
+    set: &[Puzzle],
+    deadline: Duration,
+    wanted: bool,
+    config: Option<&str>,
+) -> Option<SatTally> {
+    wanted.then(|| run_sat_all(set, deadline, config))
 }
 
 /// Without the `sat` feature there is no CaDiCaL to run.
 #[cfg(not(feature = "sat"))]
-fn run_sat(_: &[Puzzle], _: Duration, _: bool) -> Option<SatTally> {
+fn run_sat(_: &[Puzzle], _: Duration, _: bool, _: Option<&str>) -> Option<SatTally> {
     None
 }
 
 /// [`run_sat`] on every puzzle.
 #[cfg(feature = "sat")]
-fn run_sat_all(set: &[Puzzle], deadline: Duration) -> SatTally {
+fn run_sat_all(set: &[Puzzle], deadline: Duration, config: Option<&str>) -> SatTally {
     let shape = set[0].shape();
     let mut tally = SatTally {
         seconds: 0.0,
@@ -160,7 +168,7 @@ fn run_sat_all(set: &[Puzzle], deadline: Duration) -> SatTally {
     let started = Instant::now();
     for puzzle in set {
         let t = Instant::now();
-        let answer = sat::sat_count(puzzle, 2, deadline);
+        let answer = sat::sat_count(puzzle, 2, deadline, config);
         match &answer {
             Some(a) => {
                 tally.solving += a.solving.as_secs_f64();
@@ -242,6 +250,15 @@ fn main() {
     );
     println!("sets in {}", dir.display());
     let with_sat = std::env::var("LARGE_SAT").map_or(true, |v| v != "0");
+    let sat_config = std::env::var("LARGE_SAT_CONFIG").ok();
+    if with_sat && cfg!(feature = "sat") {
+        match &sat_config {
+            Some(name) => println!("CaDiCaL column: its `{name}` configuration"),
+            None => println!(
+                "CaDiCaL column: its defaults (LARGE_SAT_CONFIG=sat for its `sat` configuration)"
+            ),
+        }
+    }
     if !cfg!(feature = "sat") {
         println!(
             "(built without the `sat` feature: no portfolio and no CaDiCaL column; \
@@ -275,7 +292,7 @@ fn main() {
             format!("{:>9}{:<3}", "same", "")
         };
         let answered = set.len() - t.gave_up;
-        let sat = run_sat(set, deadline, with_sat);
+        let sat = run_sat(set, deadline, with_sat, sat_config.as_deref());
         let sat_columns = match &sat {
             Some(s) => {
                 for (i, (a, b)) in t.counts.iter().zip(&s.counts).enumerate() {

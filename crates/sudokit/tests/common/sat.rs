@@ -23,17 +23,27 @@ pub struct SatAnswer {
 
 /// Counts the solutions of `puzzle` up to `limit` with CaDiCaL, or `None`
 /// when the solver has not decided within `timeout` (per solve call).
+/// `config` names one of CaDiCaL's option sets (`"sat"`, `"unsat"`,
+/// `"plain"`); `None` runs it with its defaults.
 ///
 /// The encoding is the usual extended one: variable `N·cell + d + 1` says
 /// "digit `d + 1` in `cell`"; each cell holds at least one digit and at most
 /// one; each row, column and box holds each digit at least once and at most
 /// once; each given is a unit clause.
-pub fn sat_count(puzzle: &Puzzle, limit: u64, timeout: Duration) -> Option<SatAnswer> {
+pub fn sat_count(
+    puzzle: &Puzzle,
+    limit: u64,
+    timeout: Duration,
+    config: Option<&str>,
+) -> Option<SatAnswer> {
     let shape = puzzle.shape();
     let n = shape.side();
     let (br, bc) = (shape.box_rows(), shape.box_cols());
     let var = |cell: usize, d: usize| (n * cell + d + 1) as i32;
-    let mut sat: Solver<Timeout> = Solver::new();
+    let mut sat: Solver<Timeout> = match config {
+        Some(name) => Solver::with_config(name).expect("a CaDiCaL configuration name"),
+        None => Solver::new(),
+    };
     sat.set_callbacks(Some(Timeout::new(timeout.as_secs_f32())));
     let mut units: Vec<Vec<usize>> = Vec::with_capacity(3 * n);
     for r in 0..n {
