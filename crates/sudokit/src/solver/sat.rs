@@ -29,12 +29,13 @@ use crate::grid::{Geometry, Shape};
 /// stable phases, target phases), instead of its default balance between
 /// satisfiable and unsatisfiable ones. The puzzles the portfolio sends here
 /// are mostly satisfiable (a large grid about half full, with several
-/// solutions), and on those it measured 1.1–1.6× faster in all and halved
-/// the slowest: 150 random 25×25 puzzles with 260 clues took the portfolio
-/// 3.9 s instead of 4.9–6.3 s, the slowest 163 ms instead of 588–762 ms;
-/// 20 random 36×36 with 700 clues 1.9 s instead of 3.0–3.1 s (the `large`
-/// bench, 2026-12-07). A name CaDiCaL did not know would fall back to its
-/// defaults.
+/// solutions). Measured with the `large` bench (2026-12-07, runs before and
+/// after): 150 random 25×25 puzzles with 280 clues 7.7–8.2 s → 5.8 s, with
+/// 260 clues 4.4–6.3 s → 3.9–4.0 s, with 300 clues level (about 4.5 s);
+/// 20 random 36×36 with 700 clues 2.9–3.1 s → 1.9–2.0 s; the slowest puzzle
+/// of each set about halved; with 650 clues 14 of 20 answered within 20 s
+/// each instead of 11. A name CaDiCaL did not know would fall back to its
+/// defaults (a test checks that it knows this one).
 const CONFIG: &str = "sat";
 
 /// CaDiCaL's periodic "should I stop?" question, answered by a [`Budget`].
