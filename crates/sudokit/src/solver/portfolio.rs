@@ -24,7 +24,16 @@ use crate::budget::Budget;
 use crate::grid::Shape;
 
 /// How long the general engine may search before the SAT engine takes over.
-pub const SLICE: Duration = Duration::from_millis(50);
+///
+/// Chosen by the `large` bench on the random 25×25 (260, 280 and 300
+/// clues) and 36×36 (700 clues) sets, two runs of each slice, with the SAT
+/// engine on CaDiCaL's `sat` option set (2026-12-07, Intel Xeon): the four
+/// sets took 14.2 s in all with 20 ms, 14.2–14.5 s with 10 ms, 14.1–14.9 s
+/// with 5 ms, 15.9 s with 50 ms and 18.4 s with 120 ms. Below 20 ms the
+/// 260-clue set loses what the others gain: more of its puzzles, which the
+/// general engine answers within tens of milliseconds, pay for a SAT
+/// encoding instead.
+pub const SLICE: Duration = Duration::from_millis(20);
 
 /// The general engine with the SAT engine behind it, for large grids.
 #[derive(Clone, Debug)]
