@@ -4,8 +4,8 @@
 //! The batch analyzer, the generator and the pattern-database builder are
 //! written once against rayon's names (`par_iter`, `into_par_iter`,
 //! `map_init`, `reduce` with an identity, …). Without rayon those names come
-//! from `Seq` (without the feature), a thin wrapper over a standard iterator that offers just the
-//! adaptors the crate uses, with rayon's signatures.
+//! from `Seq` (compiled only then), a thin wrapper over a standard iterator
+//! that offers just the adaptors the crate uses, with rayon's signatures.
 
 #[cfg(feature = "parallel")]
 pub(crate) use rayon::prelude::*;
