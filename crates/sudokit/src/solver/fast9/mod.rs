@@ -14,12 +14,17 @@
 //! cell is a hidden single in a row. Naked singles and empty cells come from
 //! a bit-sliced count of all nine digit masks at once.
 //!
-//! Along rows that is done eagerly, in the band update; along columns the
-//! band update only claims a column for a box whose cells share it, and the
-//! full column step runs when nothing else is left, together with the triad
-//! rule: a mini-row (three cells of a row in one box) holds exactly three
-//! digits, so one with exactly three possible digits takes them all and one
-//! with three certain digits excludes the rest (same for mini-columns).
+//! On the portable and AVX2 paths that is done along rows eagerly, in the
+//! band update; along columns the band update only claims a column for a
+//! box whose cells share it, and the full column step runs when nothing
+//! else is left. The AVX-512 path updates every band and every stack of
+//! every digit at once, with the board in registers, until nothing changes
+//! (see `kernel`); it reaches the same fixpoint, and its quick search (below)
+//! therefore has the column step too. Before each thorough guess comes the
+//! triad rule: a mini-row (three cells of a row in one box) holds exactly
+//! three digits, so one with exactly three possible digits takes them all
+//! and one with three certain digits excludes the rest (same for
+//! mini-columns).
 //!
 //! When nothing more follows, the engine branches like tdoku does: on the
 //! digit-in-band (or digit-in-stack) with the fewest remaining permutations,
@@ -30,7 +35,8 @@
 //! That thorough search costs more per guess than it saves on easy puzzles,
 //! so a puzzle that propagation leaves with fewer than 50 open cells is first
 //! searched quickly, JCZSolve-style: branching on the first bivalue cell,
-//! without the column and triad steps. If that takes more than 16 guesses the
+//! without the triad step (and, on the paths where it is a separate step,
+//! without the column step). If that takes more than 16 guesses the
 //! solver starts over with the thorough search. The search is a loop over an
 //! explicit stack of saved boards allocated once per solver; nothing is
 //! allocated per puzzle.
@@ -165,6 +171,11 @@ pub struct Fast9Solver {
     /// are searched quickly first ([`QUICK_CELLS`] unless changed with
     /// [`Fast9Solver::set_quick_cells`]).
     quick_cells: u32,
+    /// Whether the quick search also applies the column logic of every
+    /// stack: the AVX-512 path does, in its fixpoint; the others do not,
+    /// since a separate step costs them more than it saves, except when a
+    /// test compares the portable path with the AVX-512 one.
+    quick_stacks: bool,
 }
 
 impl Default for Fast9Solver {
@@ -223,6 +234,7 @@ impl Fast9Solver {
             found: Vec::new(),
             quick: true,
             quick_cells: QUICK_CELLS,
+            quick_stacks: path == CodePath::Avx512,
         }
     }
 
@@ -428,6 +440,19 @@ impl Fast9Solver {
                 Fixpoint::Solved => return Settled::Solved,
                 Fixpoint::Open(counts) => counts,
             };
+            if self.quick && self.quick_stacks && !kernel::stacks_in_fixpoint(L) {
+                // The column logic, which the AVX-512 fixpoint includes:
+                // the portable path searches like that one when tested
+                // against it (and chooses the mode on the same board).
+                match stack_logic::<L>(board) {
+                    None => return Settled::Dead,
+                    Some(0) => {}
+                    Some(changed) => {
+                        dirty = changed;
+                        continue;
+                    }
+                }
+            }
             let u = board.unsolved;
             if self.outcome.guesses == 0 && self.quick {
                 // The first guess decides the mode: a puzzle that propagation
@@ -538,6 +563,11 @@ enum Fixpoint {
 /// changes `board`.
 #[inline(always)]
 fn fixpoint<const L: u8>(board: &mut Board, mut dirty: u64) -> Fixpoint {
+    #[cfg(target_arch = "x86_64")]
+    if L == AVX512 {
+        // SAFETY: this level only runs where AVX-512 F/VL was detected.
+        return unsafe { kernel::fixpoint_512(&mut board.cand, &mut board.unsolved) };
+    }
     loop {
         if !propagate::<L>(board, dirty) {
             return Fixpoint::Dead;
@@ -789,6 +819,7 @@ fn lone_in_row<const L: u8>(a: u32) -> u32 {
 #[inline(always)]
 fn band_update<const L: u8>(board: &mut Board, d: usize, b: usize) -> Option<u64> {
     let a = board.cand[d][b];
+
     let a = a & BAND_KEEP[band_matrix::<L>(a)];
     if a == 0 {
         return None;
@@ -841,6 +872,28 @@ fn restrict_stack<const L: u8>(board: &mut Board, d: usize, s: u32, m: u32) -> u
     })
 }
 
+/// The column logic: in every stack, keep only the mini-columns of each
+/// digit that some permutation uses. Returns the dirty bits, or `None` on a
+/// contradiction.
+#[inline(always)]
+fn stack_logic<const L: u8>(board: &mut Board) -> Option<u64> {
+    let mut changed = 0;
+    for d in 0..9 {
+        let w = column_word(&board.cand[d]);
+        for s in 0..3 {
+            let x = stack_matrix::<L>(w, s);
+            let allowed = ALLOWED[x];
+            if allowed == 0 {
+                return None;
+            }
+            if usize::from(allowed) != x {
+                changed |= restrict_stack::<L>(board, d, s, allowed.into());
+            }
+        }
+    }
+    Some(changed)
+}
+
 /// What [`examine`] found.
 enum Next {
     /// Some mini-line needs more or fewer digits than it can take.
@@ -867,6 +920,13 @@ enum Next {
 /// not yet fixed), the digit with the fewest permutations left.
 #[inline(always)]
 fn examine<const L: u8>(board: &mut Board) -> Next {
+    if !kernel::stacks_in_fixpoint(L) {
+        match stack_logic::<L>(board) {
+            None => return Next::Contradiction,
+            Some(0) => {}
+            Some(changed) => return Next::Changed(changed),
+        }
+    }
     // mats[d]: the occupancy matrices of digit d in the six units, unit u
     // (bands 0..3, stacks 3..6) in bits 10·u.. 10·u + 9 (bit 9 of each lane
     // stays clear, so shifts by one or two within a lane never cross lanes).
@@ -878,23 +938,7 @@ fn examine<const L: u8>(board: &mut Board) -> Next {
             *m |= (stack_matrix::<L>(w, u as u32) as u64) << (10 * (u + 3));
         }
     }
-    // The column logic: keep the mini-columns some permutation uses.
     let mut changed = 0;
-    for (d, &m) in mats.iter().enumerate() {
-        for s in 0..3 {
-            let x = ((m >> (10 * (s + 3))) & 0x1FF) as u16;
-            let allowed = ALLOWED[x as usize];
-            if allowed == 0 {
-                return Next::Contradiction;
-            }
-            if allowed != x {
-                changed |= restrict_stack::<L>(board, d, s as u32, allowed.into());
-            }
-        }
-    }
-    if changed != 0 {
-        return Next::Changed(changed);
-    }
     // Bit-sliced counts over the digits, all six units at once: p_k / c_k =
     // mini-lines with at least k possible / certain digits. An entry is
     // certain when it is alone in its line (row of the matrix).
@@ -1108,6 +1152,210 @@ mod dirty_tests {
             branches > 5_000 && triads > 100,
             "{branches} branches, {triads} triad steps"
         );
+    }
+}
+
+/// The AVX-512 fixpoint (every band and stack updated at once, in rounds,
+/// with the board in registers) against the portable one.
+#[cfg(all(test, target_arch = "x86_64"))]
+mod vector_tests {
+    use super::*;
+    use crate::generate::{puzzle_rng, random_grid};
+    use crate::grid::{Puzzle, Shape};
+    use rand::seq::SliceRandom;
+    use rand::Rng;
+
+    /// How a fixpoint ended, with the board it left when still open.
+    #[derive(Debug, PartialEq)]
+    enum Reached {
+        Dead,
+        Solved,
+        Open(Board, [u32; 3], [u32; 3], [u32; 3]),
+    }
+
+    /// The AVX-512 fixpoint from `board`.
+    fn vector(board: &Board) -> Reached {
+        let mut b = *board;
+        // SAFETY: only called after the CPU was found to have AVX-512.
+        match unsafe { vector_fixpoint(&mut b) } {
+            Fixpoint::Dead => Reached::Dead,
+            Fixpoint::Solved => Reached::Solved,
+            Fixpoint::Open(c) => Reached::Open(b, head(c.one), head(c.two), head(c.three)),
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn vector_fixpoint(board: &mut Board) -> Fixpoint {
+        fixpoint::<AVX512>(board, ALL_DIRTY)
+    }
+
+    fn head(x: [u32; 4]) -> [u32; 3] {
+        [x[0], x[1], x[2]]
+    }
+
+    /// The portable fixpoint and column logic, repeated until neither
+    /// changes the board: the closure the AVX-512 rounds must reach.
+    fn portable(board: &Board) -> Reached {
+        let mut b = *board;
+        let mut dirty = ALL_DIRTY;
+        loop {
+            match fixpoint::<PORTABLE>(&mut b, dirty) {
+                Fixpoint::Dead => return Reached::Dead,
+                Fixpoint::Solved => return Reached::Solved,
+                Fixpoint::Open(c) => match stack_logic::<PORTABLE>(&mut b) {
+                    None => return Reached::Dead,
+                    Some(0) => return Reached::Open(b, head(c.one), head(c.two), head(c.three)),
+                    Some(changed) => dirty = changed,
+                },
+            }
+        }
+    }
+
+    /// A random grid with all but `clues` random cells blanked, and one
+    /// cell overwritten with a random digit when `corrupt`.
+    fn random_puzzle(rng: &mut rand_chacha::ChaCha8Rng, clues: usize, corrupt: bool) -> [u8; 81] {
+        let shape = Shape::new(3, 3).unwrap();
+        let mut puzzle: [u8; 81] = random_grid(shape, rng).cells().try_into().unwrap();
+        let mut cells: Vec<usize> = (0..81).collect();
+        cells.shuffle(rng);
+        for &k in &cells[clues..] {
+            puzzle[k] = 0;
+        }
+        if corrupt {
+            puzzle[rng.gen_range(0..81)] = rng.gen_range(1..=9);
+        }
+        puzzle
+    }
+
+    /// From the givens and from every board a search meets (after each
+    /// alternative of each branch, band, stack and cell), the AVX-512 rounds
+    /// reach the portable closure: the same board and counts, or the same
+    /// contradiction or solution.
+    #[test]
+    fn the_vector_fixpoint_is_the_portable_closure() {
+        if !CodePath::Avx512.is_available() {
+            eprintln!("no AVX-512 on this CPU: the vector fixpoint is not tested here");
+            return;
+        }
+        let mut rng = puzzle_rng(43, 0);
+        let (mut boards, mut dead, mut solved) = (0, 0, 0);
+        let mut check = |board: &Board, what: &str| {
+            let expected = portable(board);
+            assert_eq!(vector(board), expected, "{what}");
+            boards += 1;
+            dead += usize::from(expected == Reached::Dead);
+            solved += usize::from(expected == Reached::Solved);
+            expected
+        };
+        for i in 0..300 {
+            let puzzle = random_puzzle(&mut rng, 17 + i % 20, i % 5 == 0);
+            let mut board = initial_board::<PORTABLE>(&padded(&puzzle));
+            for depth in 0..60 {
+                let Reached::Open(settled, ..) =
+                    check(&board, &format!("puzzle {i}, depth {depth}"))
+                else {
+                    break;
+                };
+                let mut examined = settled;
+                let Next::Branch(branch, untried) = examine::<PORTABLE>(&mut examined) else {
+                    // Triads changed the board (or found a contradiction):
+                    // go on from there.
+                    board = examined;
+                    continue;
+                };
+                let open = [
+                    settled.unsolved[0],
+                    settled.unsolved[1],
+                    settled.unsolved[2],
+                ];
+                let mut next = None;
+                for (branch, untried) in [(branch, untried), choose_cell(&settled, open)] {
+                    let mut alternatives = untried;
+                    while alternatives != 0 {
+                        let p = alternatives.trailing_zeros();
+                        alternatives &= alternatives - 1;
+                        let mut child = settled;
+                        apply(&mut child, branch, p);
+                        let reached = check(&child, &format!("puzzle {i}, child at {depth}"));
+                        if next.is_none() && matches!(reached, Reached::Open(..)) {
+                            next = Some(child);
+                        }
+                    }
+                }
+                match next {
+                    Some(child) => board = child,
+                    None => break,
+                }
+            }
+        }
+        assert!(
+            boards > 10_000 && dead > 150 && solved > 1_000,
+            "{boards} boards, {dead} dead, {solved} solved"
+        );
+    }
+
+    /// Two naked singles of one digit in one row, box or column (in one
+    /// band or two) are a contradiction both ways; one alone is placed.
+    #[test]
+    fn clashing_naked_singles_are_contradictions() {
+        if !CodePath::Avx512.is_available() {
+            eprintln!("no AVX-512 on this CPU: the vector fixpoint is not tested here");
+            return;
+        }
+        let empty = initial_board::<PORTABLE>(&[0; 96]);
+        // Cells as (row, column): the clashing pairs, then a lone single.
+        let cases: [&[(usize, usize)]; 5] = [
+            &[(0, 0), (0, 5)],
+            &[(0, 0), (2, 2)],
+            &[(1, 4), (7, 4)],
+            &[(3, 8), (5, 8)],
+            &[(4, 4)],
+        ];
+        for (k, cells) in cases.iter().enumerate() {
+            let mut board = empty;
+            for &(r, c) in *cells {
+                let (b, bit) = (r / 3, 1u32 << (9 * (r % 3) + c));
+                for row in board.cand.iter_mut().skip(1) {
+                    row[b] &= !bit;
+                }
+            }
+            let expected = portable(&board);
+            assert_eq!(vector(&board), expected, "case {k}");
+            assert_eq!(expected == Reached::Dead, cells.len() == 2, "case {k}");
+        }
+    }
+
+    /// The AVX-512 path searches exactly like the portable path told to
+    /// apply the column logic in its quick search too: the same count,
+    /// guesses and first solution, on unique, multi-solution and
+    /// contradictory puzzles.
+    #[test]
+    fn the_avx512_path_searches_like_the_portable_path_with_quick_stacks() {
+        let Some(mut vector) = Fast9Solver::with_path(CodePath::Avx512) else {
+            eprintln!("no AVX-512 on this CPU: the vector search is not tested here");
+            return;
+        };
+        let mut portable = Fast9Solver::scalar();
+        portable.quick_stacks = true;
+        let shape = Shape::new(3, 3).unwrap();
+        let mut rng = puzzle_rng(47, 0);
+        let mut guesses = 0;
+        for i in 0..3000 {
+            let puzzle = random_puzzle(&mut rng, 17 + i % 24, i % 4 == 0);
+            let givens = Puzzle::new(shape, puzzle.to_vec()).unwrap();
+            let limit = [1, 2, 7][i % 3];
+            let (mut a, mut b) = ([0u8; 81], [0u8; 81]);
+            let expected = portable.solve_raw(&puzzle, limit, Some(&mut a));
+            let outcome = vector.solve_raw(&puzzle, limit, Some(&mut b));
+            assert_eq!(outcome, expected, "puzzle {i}");
+            assert_eq!(a, b, "puzzle {i}");
+            if outcome.solutions > 0 {
+                let solution = Puzzle::new(shape, b.to_vec()).unwrap();
+                assert!(givens.is_solved_by(&solution), "puzzle {i}");
+            }
+            guesses += outcome.guesses;
+        }
+        assert!(guesses > 10_000, "{guesses} guesses");
     }
 }
 
