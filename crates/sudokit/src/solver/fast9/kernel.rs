@@ -290,7 +290,6 @@ mod x86_512 {
         _mm_storeu_si128(unsolved.as_mut_ptr().cast(), _mm512_castsi512_si128(u));
         reached
     }
-
     /// One round of band and stack updates on every mask; `None` on a
     /// contradiction, else whether a mask changed. `u`: the unsolved cells
     /// of band `b` in lanes `4·d + b`.
@@ -458,52 +457,71 @@ mod x86_512 {
     }
 
     /// One update of sixteen band masks: each narrowed to the mini-rows
-    /// some permutation of its band uses and the mini-columns some
-    /// permutation of each stack uses, and the cells alone in their row.
+    /// some permutation of its band uses, then to the mini-columns some
+    /// permutation of each stack uses; and the cells then alone in their
+    /// row.
     #[inline(always)]
     unsafe fn step<const PACKED: bool>(x: __m512i) -> (__m512i, __m512i) {
         let c = |v: u32| _mm512_set1_epi32(v as i32);
-        // Bit 9·r + 3·k: row r has a cell in box k.
-        let m = _mm512_and_si512(
-            _mm512_ternarylogic_epi32::<0xFE>(
-                x,
-                _mm512_srli_epi32::<1>(x),
-                _mm512_srli_epi32::<2>(x),
-            ),
-            c(0x124_9249),
+        let a = keep_stacks::<PACKED>(keep_rows(x));
+        // Rows with two or more cells: clear each row's lowest cell, then
+        // look for a rest. (A mask with an empty row borrows from the next
+        // row and gives nonsense, but it is a contradiction that the next
+        // round's row logic reports, and placing cells only removes
+        // candidates.)
+        let rest = _mm512_and_si512(a, _mm512_sub_epi32(a, c(1 | 1 << 9 | 1 << 18)));
+        (a, _mm512_andnot_si512(rows_with_cells(rest), a))
+    }
+
+    /// Sixteen band masks narrowed to the mini-rows some permutation of
+    /// their band uses.
+    #[inline(always)]
+    unsafe fn keep_rows(x: __m512i) -> __m512i {
+        let c = |v: u32| _mm512_set1_epi32(v as i32);
+        // Bit 9·r + 3·k + 2: row r has a cell in box k (a mini-row's low
+        // two bits plus 0b11 carry into its high bit unless both are
+        // clear).
+        let m = _mm512_ternarylogic_epi32::<0xA8>(
+            _mm512_add_epi32(_mm512_and_si512(x, c(0x36D_B6DB)), c(0x36D_B6DB)),
+            x,
+            c(0x492_4924),
         );
-        // An entry is used by a permutation when the 2×2 minor of the other
-        // rows and boxes has one: rotate boxes and rows to line them up.
+        // An entry (r, k) is used by a permutation when the 2×2 minor of
+        // the other rows and boxes has one: with A and B the rows r + 1 and
+        // r + 2 and C the box rotation k ← k + 1, that is C(A & C(B) |
+        // C(A) & B) at (r, k).
         let select =
             |mask: u32, a: __m512i, b: __m512i| _mm512_ternarylogic_epi32::<0xCA>(c(mask), a, b);
-        let box1 = select(
-            1 | 1 << 3 | 1 << 9 | 1 << 12 | 1 << 18 | 1 << 21,
-            _mm512_srli_epi32::<3>(m),
-            _mm512_slli_epi32::<6>(m),
-        );
-        let box2 = select(
-            1 | 1 << 9 | 1 << 18,
-            _mm512_srli_epi32::<6>(m),
-            _mm512_slli_epi32::<3>(m),
-        );
-        let row1 = |y: __m512i| {
+        let next_box = |y: __m512i| {
             select(
-                0x9249,
-                _mm512_srli_epi32::<9>(y),
-                _mm512_slli_epi32::<18>(y),
+                0x90_4824,
+                _mm512_srli_epi32::<3>(y),
+                _mm512_slli_epi32::<6>(y),
             )
         };
-        let row2 =
-            |y: __m512i| select(0o111, _mm512_srli_epi32::<18>(y), _mm512_slli_epi32::<9>(y));
-        let first = _mm512_and_si512(row1(box1), row2(box2));
-        let minor = _mm512_ternarylogic_epi32::<0xF8>(first, row1(box2), row2(box1));
-        let k = _mm512_and_si512(m, minor);
-        let keep = _mm512_ternarylogic_epi32::<0xFE>(
-            k,
-            _mm512_slli_epi32::<1>(k),
-            _mm512_slli_epi32::<2>(k),
+        let rows_a = select(
+            0x2_4924,
+            _mm512_srli_epi32::<9>(m),
+            _mm512_slli_epi32::<18>(m),
         );
-        let a = _mm512_and_si512(x, keep);
+        let rows_b = select(0x124, _mm512_srli_epi32::<18>(m), _mm512_slli_epi32::<9>(m));
+        let either = _mm512_ternarylogic_epi32::<0xEA>(
+            next_box(rows_a),
+            rows_b,
+            _mm512_and_si512(rows_a, next_box(rows_b)),
+        );
+        let k = _mm512_and_si512(m, next_box(either));
+        // The kept mini-rows' three cells: bit p and the two below it.
+        _mm512_ternarylogic_epi32::<0xE0>(x, k, _mm512_sub_epi32(k, _mm512_srli_epi32::<2>(k)))
+    }
+
+    /// Sixteen band masks narrowed to the mini-columns some permutation of
+    /// each stack uses.
+    #[inline(always)]
+    unsafe fn keep_stacks<const PACKED: bool>(a: __m512i) -> __m512i {
+        let c = |v: u32| _mm512_set1_epi32(v as i32);
+        let select =
+            |mask: u32, a: __m512i, b: __m512i| _mm512_ternarylogic_epi32::<0xCA>(c(mask), a, b);
         // The same along each stack: bit 3·s + j of `cols` says the band
         // has the digit in column j of stack s; rotating columns within
         // stacks and bands within the digit's lanes lines up the minors.
@@ -537,13 +555,7 @@ mod x86_512 {
             _mm512_slli_epi32::<9>(kept),
             _mm512_slli_epi32::<18>(kept),
         );
-        // Rows with two or more cells: clear each row's lowest cell (every
-        // row of a live mask has one), then look for a rest.
-        let rest = _mm512_and_si512(a, _mm512_sub_epi32(a, c(1 | 1 << 9 | 1 << 18)));
-        (
-            _mm512_and_si512(a, kept),
-            _mm512_andnot_si512(rows_with_cells(rest), a),
-        )
+        _mm512_and_si512(a, kept)
     }
 
     /// The masks `a` of a round without the cells placed for another digit
