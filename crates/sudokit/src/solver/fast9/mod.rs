@@ -1051,14 +1051,30 @@ fn grid_of(board: &Board) -> [u8; 81] {
     grid
 }
 
+/// A random grid with all but `clues` random cells blanked: the puzzles
+/// the engine's unit tests search.
+#[cfg(test)]
+fn random_puzzle(rng: &mut rand_chacha::ChaCha8Rng, clues: usize) -> [u8; 81] {
+    use rand::seq::SliceRandom;
+    let shape = Shape::new(3, 3).expect("3×3 boxes are a valid shape");
+    let mut puzzle: [u8; 81] = crate::generate::random_grid(shape, rng)
+        .cells()
+        .try_into()
+        .expect("a 9×9 grid has 81 cells");
+    let mut cells: Vec<usize> = (0..81).collect();
+    cells.shuffle(rng);
+    for &k in &cells[clues..] {
+        puzzle[k] = 0;
+    }
+    puzzle
+}
+
 /// The dirty bits: every step that narrows a mask must report it, or
 /// propagation stops short of its fixpoint.
 #[cfg(test)]
 mod dirty_tests {
     use super::*;
-    use crate::generate::{puzzle_rng, random_grid};
-    use crate::grid::Shape;
-    use rand::seq::SliceRandom;
+    use crate::generate::puzzle_rng;
 
     /// `fixpoint` from `board` with the `dirty` bands; `None` on a
     /// contradiction.
@@ -1092,14 +1108,8 @@ mod dirty_tests {
     fn propagation_from_the_dirty_bands_reaches_the_full_fixpoint() {
         let mut rng = puzzle_rng(41, 0);
         let (mut branches, mut triads) = (0, 0);
-        let shape = Shape::new(3, 3).unwrap();
         for i in 0..400 {
-            let mut puzzle: [u8; 81] = random_grid(shape, &mut rng).cells().try_into().unwrap();
-            let mut cells: Vec<usize> = (0..81).collect();
-            cells.shuffle(&mut rng);
-            for &k in &cells[17 + i % 20..] {
-                puzzle[k] = 0;
-            }
+            let puzzle = random_puzzle(&mut rng, 17 + i % 20);
             let mut board = initial_board::<PORTABLE>(&padded(&puzzle));
             let (Some(mut settled), Some(full)) = both_ways(&board, ALL_DIRTY) else {
                 panic!("puzzle {i} has a solution");
@@ -1160,9 +1170,8 @@ mod dirty_tests {
 #[cfg(all(test, target_arch = "x86_64"))]
 mod vector_tests {
     use super::*;
-    use crate::generate::{puzzle_rng, random_grid};
+    use crate::generate::puzzle_rng;
     use crate::grid::{Puzzle, Shape};
-    use rand::seq::SliceRandom;
     use rand::Rng;
 
     /// How a fixpoint ended, with the board it left when still open.
@@ -1211,16 +1220,14 @@ mod vector_tests {
         }
     }
 
-    /// A random grid with all but `clues` random cells blanked, and one
-    /// cell overwritten with a random digit when `corrupt`.
-    fn random_puzzle(rng: &mut rand_chacha::ChaCha8Rng, clues: usize, corrupt: bool) -> [u8; 81] {
-        let shape = Shape::new(3, 3).unwrap();
-        let mut puzzle: [u8; 81] = random_grid(shape, rng).cells().try_into().unwrap();
-        let mut cells: Vec<usize> = (0..81).collect();
-        cells.shuffle(rng);
-        for &k in &cells[clues..] {
-            puzzle[k] = 0;
-        }
+    /// [`random_puzzle`], with one cell overwritten with a random digit
+    /// when `corrupt`.
+    fn corrupted_puzzle(
+        rng: &mut rand_chacha::ChaCha8Rng,
+        clues: usize,
+        corrupt: bool,
+    ) -> [u8; 81] {
+        let mut puzzle = random_puzzle(rng, clues);
         if corrupt {
             puzzle[rng.gen_range(0..81)] = rng.gen_range(1..=9);
         }
@@ -1248,7 +1255,7 @@ mod vector_tests {
             expected
         };
         for i in 0..300 {
-            let puzzle = random_puzzle(&mut rng, 17 + i % 20, i % 5 == 0);
+            let puzzle = corrupted_puzzle(&mut rng, 17 + i % 20, i % 5 == 0);
             let mut board = initial_board::<PORTABLE>(&padded(&puzzle));
             for depth in 0..60 {
                 let Reached::Open(settled, ..) =
@@ -1341,7 +1348,7 @@ mod vector_tests {
         let mut rng = puzzle_rng(47, 0);
         let mut guesses = 0;
         for i in 0..3000 {
-            let puzzle = random_puzzle(&mut rng, 17 + i % 24, i % 4 == 0);
+            let puzzle = corrupted_puzzle(&mut rng, 17 + i % 24, i % 4 == 0);
             let givens = Puzzle::new(shape, puzzle.to_vec()).unwrap();
             let limit = [1, 2, 7][i % 3];
             let (mut a, mut b) = ([0u8; 81], [0u8; 81]);
@@ -1364,11 +1371,9 @@ mod vector_tests {
 mod tests {
     #[cfg(all(feature = "parallel", feature = "serde"))]
     use super::ALWAYS_QUICK;
-    use super::{CodePath, Fast9Solver};
-    use crate::generate::{puzzle_rng, random_grid};
+    use super::{random_puzzle, CodePath, Fast9Solver};
+    use crate::generate::puzzle_rng;
     use crate::grid::{Puzzle, Shape};
-    use rand::seq::SliceRandom;
-    use rand_chacha::ChaCha8Rng;
 
     /// A solver on every code path this CPU runs.
     fn every_path() -> Vec<Fast9Solver> {
@@ -1376,18 +1381,6 @@ mod tests {
             .into_iter()
             .filter_map(Fast9Solver::with_path)
             .collect()
-    }
-
-    /// A random grid with all but `clues` random cells blanked.
-    fn random_puzzle(rng: &mut ChaCha8Rng, clues: usize) -> [u8; 81] {
-        let shape = Shape::new(3, 3).unwrap();
-        let mut puzzle: [u8; 81] = random_grid(shape, rng).cells().try_into().unwrap();
-        let mut cells: Vec<usize> = (0..81).collect();
-        cells.shuffle(rng);
-        for &k in &cells[clues..] {
-            puzzle[k] = 0;
-        }
-        puzzle
     }
 
     /// The hunt's setting changes how solutions are found, not what is
