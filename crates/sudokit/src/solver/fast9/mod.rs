@@ -444,7 +444,7 @@ impl Fast9Solver {
                 // The column logic, which the AVX-512 fixpoint includes:
                 // the portable path searches like that one when tested
                 // against it (and chooses the mode on the same board).
-                match stack_logic::<L>(board) {
+                match stack_logic::<L>(board, &matrices::<L>(board)) {
                     None => return Settled::Dead,
                     Some(0) => {}
                     Some(changed) => {
@@ -560,7 +560,8 @@ enum Fixpoint {
 }
 
 /// Propagates from the `dirty` bands and places naked singles until neither
-/// changes `board`.
+/// changes `board`. (The AVX-512 form updates every band, and every stack
+/// too, each time: see `kernel`.)
 #[inline(always)]
 fn fixpoint<const L: u8>(board: &mut Board, mut dirty: u64) -> Fixpoint {
     #[cfg(target_arch = "x86_64")]
@@ -819,7 +820,6 @@ fn lone_in_row<const L: u8>(a: u32) -> u32 {
 #[inline(always)]
 fn band_update<const L: u8>(board: &mut Board, d: usize, b: usize) -> Option<u64> {
     let a = board.cand[d][b];
-
     let a = a & BAND_KEEP[band_matrix::<L>(a)];
     if a == 0 {
         return None;
@@ -872,22 +872,39 @@ fn restrict_stack<const L: u8>(board: &mut Board, d: usize, s: u32, m: u32) -> u
     })
 }
 
+/// The occupancy matrices of every digit in the six units: `mats[d]` holds
+/// unit `u` (bands 0..3, stacks 3..6) in bits `10·u .. 10·u + 9` (bit 9 of
+/// each lane stays clear, so shifts by one or two within a lane never cross
+/// lanes).
+#[inline(always)]
+fn matrices<const L: u8>(board: &Board) -> [u64; 9] {
+    let mut mats = [0u64; 9];
+    for (m, row) in mats.iter_mut().zip(&board.cand) {
+        let w = column_word(row);
+        for (u, &a) in row.iter().enumerate().take(3) {
+            *m |= (band_matrix::<L>(a) as u64) << (10 * u);
+            *m |= (stack_matrix::<L>(w, u as u32) as u64) << (10 * (u + 3));
+        }
+    }
+    mats
+}
+
 /// The column logic: in every stack, keep only the mini-columns of each
-/// digit that some permutation uses. Returns the dirty bits, or `None` on a
+/// digit that some permutation uses, by the stack matrices of `mats`
+/// ([`matrices`] of `board`). Returns the dirty bits, or `None` on a
 /// contradiction.
 #[inline(always)]
-fn stack_logic<const L: u8>(board: &mut Board) -> Option<u64> {
+fn stack_logic<const L: u8>(board: &mut Board, mats: &[u64; 9]) -> Option<u64> {
     let mut changed = 0;
-    for d in 0..9 {
-        let w = column_word(&board.cand[d]);
+    for (d, &m) in mats.iter().enumerate() {
         for s in 0..3 {
-            let x = stack_matrix::<L>(w, s);
+            let x = ((m >> (10 * (s + 3))) & 0x1FF) as usize;
             let allowed = ALLOWED[x];
             if allowed == 0 {
                 return None;
             }
             if usize::from(allowed) != x {
-                changed |= restrict_stack::<L>(board, d, s, allowed.into());
+                changed |= restrict_stack::<L>(board, d, s as u32, allowed.into());
             }
         }
     }
@@ -920,22 +937,12 @@ enum Next {
 /// not yet fixed), the digit with the fewest permutations left.
 #[inline(always)]
 fn examine<const L: u8>(board: &mut Board) -> Next {
+    let mats = matrices::<L>(board);
     if !kernel::stacks_in_fixpoint(L) {
-        match stack_logic::<L>(board) {
+        match stack_logic::<L>(board, &mats) {
             None => return Next::Contradiction,
             Some(0) => {}
             Some(changed) => return Next::Changed(changed),
-        }
-    }
-    // mats[d]: the occupancy matrices of digit d in the six units, unit u
-    // (bands 0..3, stacks 3..6) in bits 10·u.. 10·u + 9 (bit 9 of each lane
-    // stays clear, so shifts by one or two within a lane never cross lanes).
-    let mut mats = [0u64; 9];
-    for (m, row) in mats.iter_mut().zip(&board.cand) {
-        let w = column_word(row);
-        for (u, &a) in row.iter().enumerate().take(3) {
-            *m |= (band_matrix::<L>(a) as u64) << (10 * u);
-            *m |= (stack_matrix::<L>(w, u as u32) as u64) << (10 * (u + 3));
         }
     }
     let mut changed = 0;
@@ -1211,11 +1218,16 @@ mod vector_tests {
             match fixpoint::<PORTABLE>(&mut b, dirty) {
                 Fixpoint::Dead => return Reached::Dead,
                 Fixpoint::Solved => return Reached::Solved,
-                Fixpoint::Open(c) => match stack_logic::<PORTABLE>(&mut b) {
-                    None => return Reached::Dead,
-                    Some(0) => return Reached::Open(b, head(c.one), head(c.two), head(c.three)),
-                    Some(changed) => dirty = changed,
-                },
+                Fixpoint::Open(c) => {
+                    let mats = matrices::<PORTABLE>(&b);
+                    match stack_logic::<PORTABLE>(&mut b, &mats) {
+                        None => return Reached::Dead,
+                        Some(0) => {
+                            return Reached::Open(b, head(c.one), head(c.two), head(c.three))
+                        }
+                        Some(changed) => dirty = changed,
+                    }
+                }
             }
         }
     }
