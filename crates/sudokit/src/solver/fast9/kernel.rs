@@ -186,18 +186,25 @@ mod x86_512 {
     /// Needs AVX-512 F and VL.
     #[inline(always)]
     pub(super) unsafe fn counts(cand: &[[u32; 4]; 9]) -> Counts {
-        // `a | (b & c)` is ternary-logic table 0xF8 (a = 0xF0, b = 0xCC,
-        // c = 0xAA): one instruction per count level and digit.
+        let (one, two, three) = count_rows(cand.map(|row| _mm_loadu_si128(row.as_ptr().cast())));
+        super::x86::counts_of(one, two, three)
+    }
+
+    /// The cells with at least one, two and three candidates, per band, of
+    /// the nine digit rows. `a | (b & c)` is ternary-logic table 0xF8
+    /// (a = 0xF0, b = 0xCC, c = 0xAA): one instruction per count level and
+    /// digit.
+    #[inline(always)]
+    unsafe fn count_rows(rows: [__m128i; 9]) -> (__m128i, __m128i, __m128i) {
         let mut one = _mm_setzero_si128();
         let mut two = _mm_setzero_si128();
         let mut three = _mm_setzero_si128();
-        for row in cand {
-            let x = _mm_loadu_si128(row.as_ptr().cast());
+        for x in rows {
             three = _mm_ternarylogic_epi32::<0xF8>(three, two, x);
             two = _mm_ternarylogic_epi32::<0xF8>(two, one, x);
             one = _mm_or_si128(one, x);
         }
-        super::x86::counts_of(one, two, three)
+        (one, two, three)
     }
 
     /// Lane indices for `_mm512_permutexvar_epi32` on the packed register
@@ -222,9 +229,22 @@ mod x86_512 {
     /// The lanes of a plain register (four digits) that hold band masks.
     const PLAIN_LANES: u16 = 0x7777;
 
+    /// The lane indices as a register.
     #[inline(always)]
     unsafe fn lanes(l: &Lanes) -> __m512i {
         _mm512_load_si512(l.0.as_ptr().cast())
+    }
+
+    /// `x` in every lane.
+    #[inline(always)]
+    unsafe fn splat(x: u32) -> __m512i {
+        _mm512_set1_epi32(x as i32)
+    }
+
+    /// Per bit, `a` where `mask` is set, else `b`.
+    #[inline(always)]
+    unsafe fn select(mask: u32, a: __m512i, b: __m512i) -> __m512i {
+        _mm512_ternarylogic_epi32::<0xCA>(splat(mask), a, b)
     }
 
     /// Needs AVX-512 F and VL. The engine's `fixpoint` with the board in
@@ -290,6 +310,7 @@ mod x86_512 {
         _mm_storeu_si128(unsolved.as_mut_ptr().cast(), _mm512_castsi512_si128(u));
         reached
     }
+
     /// One round of band and stack updates on every mask; `None` on a
     /// contradiction, else whether a mask changed. `u`: the unsolved cells
     /// of band `b` in lanes `4·d + b`.
@@ -354,15 +375,7 @@ mod x86_512 {
             _mm512_extracti32x4_epi32::<3>(v[1]),
             _mm512_castsi512_si128(_mm512_permutexvar_epi32(lanes(&NINTH), v[0])),
         ];
-        let mut one = _mm_setzero_si128();
-        let mut two = _mm_setzero_si128();
-        let mut three = _mm_setzero_si128();
-        for x in rows {
-            three = _mm_ternarylogic_epi32::<0xF8>(three, two, x);
-            two = _mm_ternarylogic_epi32::<0xF8>(two, one, x);
-            one = _mm_or_si128(one, x);
-        }
-        (one, two, three)
+        count_rows(rows)
     }
 
     /// Removes the digit of every naked single of `singles` (the cells of
@@ -380,7 +393,6 @@ mod x86_512 {
     /// [`place_singles`] on one register; `PACKED` says which.
     #[inline(always)]
     unsafe fn clear_peers<const PACKED: bool>(x: __m512i, singles: __m512i) -> (__m512i, bool) {
-        let c = |x: u32| _mm512_set1_epi32(x as i32);
         let s = _mm512_and_si512(x, singles);
         let rows = rows_with_cells(s);
         // Boxes and columns holding a single.
@@ -390,7 +402,7 @@ mod x86_512 {
                 _mm512_srli_epi32::<9>(s),
                 _mm512_srli_epi32::<18>(s),
             ),
-            c(0x1FF),
+            splat(0x1FF),
         );
         let boxes = _mm512_and_si512(
             _mm512_ternarylogic_epi32::<0xFE>(
@@ -398,7 +410,7 @@ mod x86_512 {
                 _mm512_srli_epi32::<1>(cols),
                 _mm512_srli_epi32::<2>(cols),
             ),
-            c(0o111),
+            splat(0o111),
         );
         let boxes = _mm512_ternarylogic_epi32::<0xFE>(
             boxes,
@@ -425,13 +437,12 @@ mod x86_512 {
     /// the gap above it when not empty.
     #[inline(always)]
     unsafe fn rows_with_cells(x: __m512i) -> __m512i {
-        let c = |x: u32| _mm512_set1_epi32(x as i32);
-        let even = _mm512_add_epi32(_mm512_and_si512(x, c(0x7FC_01FF)), c(0x7FC_01FF));
-        let odd = _mm512_add_epi32(_mm512_and_si512(x, c(0x3_FE00)), c(0x3_FE00));
+        let even = _mm512_add_epi32(_mm512_and_si512(x, splat(0x7FC_01FF)), splat(0x7FC_01FF));
+        let odd = _mm512_add_epi32(_mm512_and_si512(x, splat(0x3_FE00)), splat(0x3_FE00));
         let flags = _mm512_ternarylogic_epi32::<0xF8>(
-            _mm512_and_si512(even, c(1 << 9 | 1 << 27)),
+            _mm512_and_si512(even, splat(1 << 9 | 1 << 27)),
             odd,
-            c(1 << 18),
+            splat(1 << 18),
         );
         _mm512_sub_epi32(flags, _mm512_srli_epi32::<9>(flags))
     }
@@ -462,14 +473,13 @@ mod x86_512 {
     /// row.
     #[inline(always)]
     unsafe fn step<const PACKED: bool>(x: __m512i) -> (__m512i, __m512i) {
-        let c = |v: u32| _mm512_set1_epi32(v as i32);
         let a = keep_stacks::<PACKED>(keep_rows(x));
         // Rows with two or more cells: clear each row's lowest cell, then
         // look for a rest. (A mask with an empty row borrows from the next
         // row and gives nonsense, but it is a contradiction that the next
         // round's row logic reports, and placing cells only removes
         // candidates.)
-        let rest = _mm512_and_si512(a, _mm512_sub_epi32(a, c(1 | 1 << 9 | 1 << 18)));
+        let rest = _mm512_and_si512(a, _mm512_sub_epi32(a, splat(1 | 1 << 9 | 1 << 18)));
         (a, _mm512_andnot_si512(rows_with_cells(rest), a))
     }
 
@@ -477,21 +487,18 @@ mod x86_512 {
     /// their band uses.
     #[inline(always)]
     unsafe fn keep_rows(x: __m512i) -> __m512i {
-        let c = |v: u32| _mm512_set1_epi32(v as i32);
         // Bit 9·r + 3·k + 2: row r has a cell in box k (a mini-row's low
         // two bits plus 0b11 carry into its high bit unless both are
         // clear).
         let m = _mm512_ternarylogic_epi32::<0xA8>(
-            _mm512_add_epi32(_mm512_and_si512(x, c(0x36D_B6DB)), c(0x36D_B6DB)),
+            _mm512_add_epi32(_mm512_and_si512(x, splat(0x36D_B6DB)), splat(0x36D_B6DB)),
             x,
-            c(0x492_4924),
+            splat(0x492_4924),
         );
         // An entry (r, k) is used by a permutation when the 2×2 minor of
         // the other rows and boxes has one: with A and B the rows r + 1 and
         // r + 2 and C the box rotation k ← k + 1, that is C(A & C(B) |
         // C(A) & B) at (r, k).
-        let select =
-            |mask: u32, a: __m512i, b: __m512i| _mm512_ternarylogic_epi32::<0xCA>(c(mask), a, b);
         let next_box = |y: __m512i| {
             select(
                 0x90_4824,
@@ -519,9 +526,6 @@ mod x86_512 {
     /// each stack uses.
     #[inline(always)]
     unsafe fn keep_stacks<const PACKED: bool>(a: __m512i) -> __m512i {
-        let c = |v: u32| _mm512_set1_epi32(v as i32);
-        let select =
-            |mask: u32, a: __m512i, b: __m512i| _mm512_ternarylogic_epi32::<0xCA>(c(mask), a, b);
         // The same along each stack: bit 3·s + j of `cols` says the band
         // has the digit in column j of stack s; rotating columns within
         // stacks and bands within the digit's lanes lines up the minors.
@@ -531,7 +535,7 @@ mod x86_512 {
                 _mm512_srli_epi32::<9>(a),
                 _mm512_srli_epi32::<18>(a),
             ),
-            c(0x1FF),
+            splat(0x1FF),
         );
         let col1 = select(
             0o333,
