@@ -6,14 +6,11 @@
 //! engine, the general engine panicked on a cell value of 200, the 9×9 engine
 //! asserted on 10 cells).
 
-use std::path::Path;
-
 use sudokit::analyze::is_minimal;
 use sudokit::budget::Budget;
 use sudokit::canon::{canonical_form, canonicalize, Transform};
 use sudokit::grid::{InputError, Puzzle, Shape};
 use sudokit::parse::ParseError;
-use sudokit::search::{neighbourhood, run, unit_neighbours, Batch, HuntError, HuntOptions, Shard};
 use sudokit::solver::choice::EngineChoice;
 use sudokit::solver::count::count_solutions;
 use sudokit::solver::fast9::Fast9Solver;
@@ -221,8 +218,13 @@ fn canonical_forms_reject_values_above_nine() {
     assert!(four.canonical_form().is_err());
 }
 
+/// The hunt needs the default features (`parallel` and `serde`).
+#[cfg(all(feature = "parallel", feature = "serde"))]
 #[test]
 fn the_hunt_rejects_bad_seeds_and_removals() {
+    use sudokit::search::{
+        neighbourhood, run, unit_neighbours, Batch, HuntError, HuntOptions, Shard,
+    };
     let mut seed = [0u8; 81];
     seed[0] = 10;
     assert!(neighbourhood(&seed, 1, 1).is_err());
@@ -281,6 +283,7 @@ fn pattern_databases_reject_bad_patterns() {
     assert_eq!(sudokit::slide::pdb::table_size(17), 0);
 }
 
+#[cfg(all(feature = "parallel", feature = "serde"))]
 #[test]
 fn a_shard_is_always_one_of_its_slices() {
     use sudokit::search::Shard;

@@ -4,6 +4,9 @@
 //! one, resumes refused (and nothing changed) when the checkpoint or the out
 //! file is not what it was, a second run on one out file refused, and the
 //! checkpoint gone when the hunt completes.
+//!
+//! The hunt needs the default features (`parallel` and `serde`).
+#![cfg(all(feature = "parallel", feature = "serde"))]
 
 use std::collections::{BTreeSet, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
