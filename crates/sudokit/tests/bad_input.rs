@@ -222,6 +222,7 @@ fn canonical_forms_reject_values_above_nine() {
 #[cfg(all(feature = "parallel", feature = "serde"))]
 #[test]
 fn the_hunt_rejects_bad_seeds_and_removals() {
+    use std::path::Path;
     use sudokit::search::{
         neighbourhood, run, unit_neighbours, Batch, HuntError, HuntOptions, Shard,
     };
