@@ -281,15 +281,16 @@ mod x86_512 {
                 Some(true) => continue,
                 Some(false) => {}
             }
-            let low = |x: __m512i| _mm512_castsi512_si128(x);
-            if _mm_test_all_ones(_mm_cmpeq_epi32(low(u), _mm_setzero_si128())) == 1 {
+            // The unsolved cells of each band (lanes 0..3).
+            let open = _mm512_castsi512_si128(u);
+            if _mm_test_all_ones(_mm_cmpeq_epi32(open, _mm_setzero_si128())) == 1 {
                 break Fixpoint::Solved;
             }
             let (one, two, three) = counts_in(&v);
-            if _mm_test_all_zeros(_mm_andnot_si128(one, low(u)), low(u)) == 0 {
+            if _mm_test_all_zeros(_mm_andnot_si128(one, open), open) == 0 {
                 break Fixpoint::Dead;
             }
-            let singles = _mm_andnot_si128(two, low(u));
+            let singles = _mm_andnot_si128(two, open);
             if _mm_test_all_zeros(singles, singles) == 1 {
                 break Fixpoint::Open(x86::counts_of(one, two, three));
             }
@@ -396,14 +397,7 @@ mod x86_512 {
         let s = _mm512_and_si512(x, singles);
         let rows = rows_with_cells(s);
         // Boxes and columns holding a single.
-        let cols = _mm512_and_si512(
-            _mm512_ternarylogic_epi32::<0xFE>(
-                s,
-                _mm512_srli_epi32::<9>(s),
-                _mm512_srli_epi32::<18>(s),
-            ),
-            splat(0x1FF),
-        );
+        let cols = columns_of(s);
         let boxes = _mm512_and_si512(
             _mm512_ternarylogic_epi32::<0xFE>(
                 cols,
@@ -499,13 +493,6 @@ mod x86_512 {
         // the other rows and boxes has one: with A and B the rows r + 1 and
         // r + 2 and C the box rotation k ← k + 1, that is C(A & C(B) |
         // C(A) & B) at (r, k).
-        let next_box = |y: __m512i| {
-            select(
-                0x90_4824,
-                _mm512_srli_epi32::<3>(y),
-                _mm512_slli_epi32::<6>(y),
-            )
-        };
         let rows_a = select(
             0x2_4924,
             _mm512_srli_epi32::<9>(m),
@@ -522,6 +509,30 @@ mod x86_512 {
         _mm512_ternarylogic_epi32::<0xE0>(x, k, _mm512_sub_epi32(k, _mm512_srli_epi32::<2>(k)))
     }
 
+    /// Every row×box flag of `keep_rows` takes the value of the next box's
+    /// flag in its row (box 2 the value of box 0).
+    #[inline(always)]
+    unsafe fn next_box(y: __m512i) -> __m512i {
+        select(
+            0x90_4824,
+            _mm512_srli_epi32::<3>(y),
+            _mm512_slli_epi32::<6>(y),
+        )
+    }
+
+    /// Bit `c` of each band mask: the band has a cell in column `c`.
+    #[inline(always)]
+    unsafe fn columns_of(x: __m512i) -> __m512i {
+        _mm512_and_si512(
+            _mm512_ternarylogic_epi32::<0xFE>(
+                x,
+                _mm512_srli_epi32::<9>(x),
+                _mm512_srli_epi32::<18>(x),
+            ),
+            splat(0x1FF),
+        )
+    }
+
     /// Sixteen band masks narrowed to the mini-columns some permutation of
     /// each stack uses.
     #[inline(always)]
@@ -529,14 +540,7 @@ mod x86_512 {
         // The same along each stack: bit 3·s + j of `cols` says the band
         // has the digit in column j of stack s; rotating columns within
         // stacks and bands within the digit's lanes lines up the minors.
-        let cols = _mm512_and_si512(
-            _mm512_ternarylogic_epi32::<0xFE>(
-                a,
-                _mm512_srli_epi32::<9>(a),
-                _mm512_srli_epi32::<18>(a),
-            ),
-            splat(0x1FF),
-        );
+        let cols = columns_of(a);
         let col1 = select(
             0o333,
             _mm512_srli_epi32::<1>(cols),
